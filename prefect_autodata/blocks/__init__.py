@@ -1,0 +1,1 @@
+"""Prefect blocks (registered via the prefect.collections entry point)."""

@@ -1,0 +1,49 @@
+"""Shared, expensive fixtures: one sandbox per session; markers follow the folder a test lives in."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+os.environ.setdefault("DO_NOT_TRACK", "1")
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        parts = Path(str(item.fspath)).parts
+        for marker in ("unit", "integration", "e2e"):
+            if marker in parts:
+                item.add_marker(getattr(pytest.mark, marker))
+
+
+@pytest.fixture(scope="session")
+def sandbox():
+    """A live sandbox (chaos none) on a free loopback port for the whole session."""
+    from prefect_autodata.sandbox.server import SandboxServer
+
+    with SandboxServer() as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def sandbox_url(sandbox) -> str:
+    return sandbox.base_url
+
+
+@pytest.fixture()
+def workspace(tmp_path, monkeypatch):
+    from prefect_autodata.workspace import Workspace
+
+    monkeypatch.setenv("AUTODATA_WORKSPACE", str(tmp_path / "ws"))
+    return Workspace(tmp_path / "ws").ensure()
+
+
+@pytest.fixture(scope="session")
+def artifacts_dir() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
