@@ -1,0 +1,554 @@
+"""CollectorSpec: the reusable collector as data, not code.
+
+Agents (or a person) write it, the runtime executes it, a deployment reruns it with zero LLM
+calls. It is YAML on disk, diffable in review, and versioned by a content hash of its canonical
+JSON form (``spec.version``).
+
+Shape (YAML)::
+
+    name: aapl-2024
+    base_url: http://127.0.0.1:8765          # user-named host (allowed by the SSRF policy)
+    table: aapl_2024                          # default: name with '-' -> '_'
+    primary_key: [date]
+    columns: [{name: date, type: date}, {name: close, type: float}]
+    sources:
+      - name: prices
+        kind: json                            # json | csv | html | browser | crawl
+        request: {url: "{base_url}/api/x/{ticker}/prices", params: {startDate: "{start}"}}
+        params:                               # expanded as a cartesian product
+          ticker: {values: [AAPL]}
+          start: {date: "2024-01-01"}
+        records: {jsonpath: "$[*]"}
+        fields:
+          - {name: date, jsonpath: "$.date", transforms: [{op: parse_date}]}
+    incremental: {cursor: date, param: start, step_days: 1}
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from prefect_autodata.errors import ConfigError
+from prefect_autodata.runtime.policy import CrawlPolicy, FetchPolicy
+
+SPEC_VERSION = 1
+ColumnType = Literal["string", "integer", "float", "boolean", "date", "timestamp", "json"]
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_ ]{0,62}$")
+_PARAM = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class Transform(_Model):
+    """One typed step applied to an extracted value, in order (``strip``, ``parse_date``, ``number``...)."""
+
+    op: Literal[
+        "strip",
+        "lower",
+        "upper",
+        "parse_date",
+        "parse_timestamp",
+        "number",
+        "integer",
+        "split",
+        "join",
+        "absolute_url",
+        "map",
+        "regex",
+        "replace",
+        "default",
+        "first",
+        "prefix",
+        "suffix",
+        "collapse_whitespace",
+    ]
+    format: str | None = Field(
+        None, description="parse_date/parse_timestamp: strptime format; default: ISO/dateutil."
+    )
+    sep: str | None = Field(None, description="split/join separator.")
+    mapping: dict[str, Any] | None = Field(None, description="map: value -> replacement.")
+    pattern: str | None = Field(None, description="regex/replace: the pattern.")
+    group: int | str = Field(1, description="regex: capture group returned.")
+    value: Any = Field(None, description="default/prefix/suffix/replace: the value used.")
+    strict: bool = Field(True, description="map: unknown values are an error (False: keep them).")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _shorthand(cls, data: Any) -> Any:
+        """Accept ``"strip"`` and ``{"split": ", "}`` as YAML-friendly shorthands."""
+        if isinstance(data, str):
+            return {"op": data}
+        if isinstance(data, dict) and "op" not in data and len(data) == 1:
+            ((op, arg),) = data.items()
+            if isinstance(arg, dict):
+                return {"op": op, **arg}
+            key = {
+                "split": "sep",
+                "join": "sep",
+                "parse_date": "format",
+                "parse_timestamp": "format",
+                "map": "mapping",
+                "regex": "pattern",
+                "default": "value",
+                "prefix": "value",
+                "suffix": "value",
+            }.get(op)
+            return {"op": op, key: arg} if key else {"op": op}
+        return data
+
+    @model_validator(mode="after")
+    def _needs(self) -> Transform:
+        need = {"map": "mapping", "regex": "pattern", "replace": "pattern", "split": "sep"}.get(self.op)
+        if need and getattr(self, need) is None:
+            raise ValueError(f"transform {self.op!r} needs {need!r}")
+        if self.pattern is not None:
+            try:
+                re.compile(self.pattern)
+            except re.error as exc:
+                raise ValueError(f"transform {self.op!r}: invalid regex {self.pattern!r}: {exc}") from exc
+        return self
+
+
+class Selector(_Model):
+    """Where something is in a response: exactly one of css / xpath / jsonpath / regex."""
+
+    css: str | None = None
+    xpath: str | None = None
+    jsonpath: str | None = None
+    regex: str | None = None
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> Selector:
+        given = [k for k in ("css", "xpath", "jsonpath", "regex") if getattr(self, k) is not None]
+        if len(given) > 1:
+            raise ValueError(f"give exactly one of css, xpath, jsonpath, regex (got {', '.join(given)})")
+        _check_selector(self)
+        return self
+
+    @property
+    def kind(self) -> str | None:
+        for k in ("css", "xpath", "jsonpath", "regex"):
+            if getattr(self, k) is not None:
+                return k
+        return None
+
+    @property
+    def expr(self) -> str | None:
+        k = self.kind
+        return getattr(self, k) if k else None
+
+
+def _check_selector(sel: Selector) -> None:
+    """Compile selectors now so a typo fails at load time with the field name, not mid-run."""
+    try:
+        if sel.css is not None:
+            from lxml.cssselect import CSSSelector
+
+            CSSSelector(sel.css)
+        elif sel.xpath is not None:
+            from lxml import etree
+
+            etree.XPath(sel.xpath)
+        elif sel.jsonpath is not None:
+            from jsonpath_ng.ext import parse
+
+            parse(sel.jsonpath)
+        elif sel.regex is not None:
+            re.compile(sel.regex)
+    except Exception as exc:  # each library raises its own type
+        raise ValueError(f"invalid {sel.kind} selector {sel.expr!r}: {exc}") from exc
+
+
+class FieldRule(Selector):
+    """One output column of a record: where its value is, how to clean it, what type it has.
+
+    No selector: ``const`` gives a fixed value, ``from_param`` a request parameter, ``from_url``
+    the page URL. ``attr`` picks an attribute (``href``) instead of the text; ``all`` keeps every
+    match (joined by ``join`` if given).
+    """
+
+    name: str
+    type: ColumnType = "string"
+    attr: str | None = Field(None, description="HTML attribute to read (e.g. href); default: text content.")
+    all: bool = Field(False, description="Keep every match as a list (use a join transform to flatten).")
+    join: str | None = Field(None, description="Join all matches with this separator (implies all).")
+    const: Any = Field(None, description="A fixed value for every record.")
+    from_param: str | None = Field(None, description="Take the value of this request parameter.")
+    from_url: bool = Field(False, description="Take the URL of the page the record came from.")
+    required: bool = Field(False, description="A record missing this field is rejected (not landed).")
+    transforms: list[Transform] = Field(default_factory=list)
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        if not _IDENT.match(v) or v.startswith("_autodata"):
+            raise ValueError(
+                f"field name {v!r} must be an identifier (letters, digits, '_') not starting _autodata"
+            )
+        return v
+
+    @model_validator(mode="after")
+    def _has_origin(self) -> FieldRule:
+        origins = sum(
+            [self.kind is not None, self.const is not None, self.from_param is not None, self.from_url]
+        )
+        if origins != 1:
+            raise ValueError(
+                f"field {self.name!r} needs exactly one of css/xpath/jsonpath/regex/const/from_param/from_url"
+            )
+        return self
+
+
+class ParamSpec(_Model):
+    """Values for one template parameter: a list, an integer range, a (relative) date, or another source's rows."""
+
+    values: list[Any] | None = None
+    range: tuple[int, int] | None = Field(
+        None, description="Inclusive integer range, e.g. years [2015, 2024]."
+    )
+    date: str | None = Field(
+        None,
+        description="A date: ISO (2024-01-01) or relative: today, today-1, last_trading_day, start_of_year, end_of_year.",
+    )
+    format: str = Field("%Y-%m-%d", description="strftime format used to render a date parameter.")
+    from_source: str | None = Field(None, description="Name of an earlier source whose rows give the values.")
+    field: str | None = Field(None, description="with from_source: the field of those rows.")
+
+    @model_validator(mode="after")
+    def _one(self) -> ParamSpec:
+        given = [k for k in ("values", "range", "date", "from_source") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError(f"give exactly one of values, range, date, from_source (got {given or 'none'})")
+        if self.from_source is not None and not self.field:
+            raise ValueError("from_source needs field")
+        if self.range is not None and self.range[0] > self.range[1]:
+            raise ValueError(f"range start {self.range[0]} is after end {self.range[1]}")
+        if self.date is not None:
+            from prefect_autodata.runtime.templates import resolve_date
+
+            resolve_date(self.date)  # raises ValueError naming the expression
+        return self
+
+
+class RequestTemplate(_Model):
+    """A request with ``{param}`` placeholders (also ``{base_url}``, ``{secret:NAME}``)."""
+
+    url: str
+    method: Literal["GET", "POST"] = "GET"
+    params: dict[str, str] = Field(default_factory=dict, description="Query parameters (templated).")
+    headers: dict[str, str] = Field(default_factory=dict, description="Headers (templated).")
+    body: dict[str, Any] | None = Field(None, description="JSON body for POST (string values templated).")
+
+
+class Pagination(_Model):
+    """How to get the next page; stops on an empty page, a repeated page, or ``max_pages``."""
+
+    kind: Literal["page", "offset", "cursor", "next_link", "link_header"]
+    param: str | None = Field(None, description="page/offset/cursor: the query parameter to set.")
+    start: int = Field(1, description="page: first page number; offset: first offset (use 0).")
+    size: int | None = Field(None, description="offset: page size (the offset step).")
+    size_param: str | None = Field(None, description="offset: query parameter carrying the page size.")
+    next: Selector | None = Field(
+        None, description="cursor: where the next cursor is; next_link: the next URL."
+    )
+    total: Selector | None = Field(None, description="Where the total record count is (stops exactly).")
+    max_pages: int = Field(1000, ge=1, description="Hard bound on pages per request.")
+
+    @model_validator(mode="after")
+    def _needs(self) -> Pagination:
+        if self.kind in ("page", "offset", "cursor") and not self.param:
+            raise ValueError(f"pagination {self.kind!r} needs param")
+        if self.kind == "offset" and not self.size:
+            raise ValueError("pagination 'offset' needs size")
+        if self.kind in ("cursor", "next_link") and self.next is None:
+            raise ValueError(f"pagination {self.kind!r} needs next (a selector)")
+        return self
+
+
+class BrowserOptions(_Model):
+    """Rendering in Chromium: what to wait for, how far to scroll, which button loads more."""
+
+    wait_for: str | None = Field(None, description="CSS selector to wait for before capturing the DOM.")
+    scroll_steps: int = Field(0, ge=0, le=200)
+    load_more_selector: str | None = None
+    max_clicks: int = Field(0, ge=0, le=500)
+
+
+class DetailSpec(_Model):
+    """List -> detail: follow each record's ``url_field`` and extract more fields from that page."""
+
+    url_field: str
+    kind: Literal["json", "html", "browser"] = "html"
+    fields: list[FieldRule]
+    browser: BrowserOptions | None = None
+
+
+class Source(_Model):
+    """One kind of request and how records come out of its responses."""
+
+    name: str = "main"
+    kind: Literal["json", "csv", "html", "browser", "crawl"]
+    request: RequestTemplate
+    params: dict[str, ParamSpec] = Field(default_factory=dict)
+    pagination: Pagination | None = None
+    records: Selector = Field(
+        default_factory=Selector,
+        description="What one record is (JSON array path, CSS row selector...); empty: the whole response.",
+    )
+    fields: list[FieldRule] = Field(min_length=1)
+    detail: DetailSpec | None = None
+    browser: BrowserOptions | None = None
+    crawl: CrawlPolicy | None = Field(
+        None, description="kind crawl: BFS bounds; records come from every page."
+    )
+    emit: bool = Field(True, description="False: rows only feed another source's parameters (not landed).")
+    allow_empty: bool = Field(False, description="True: a page with no records is not an error.")
+
+    @field_validator("params")
+    @classmethod
+    def _param_names(cls, v: dict[str, ParamSpec]) -> dict[str, ParamSpec]:
+        for k in v:
+            if not _PARAM.match(k) or k in ("base_url", "cursor"):
+                raise ValueError(f"parameter name {k!r} is invalid or reserved")
+        return v
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Source:
+        names = [f.name for f in self.fields] + [f.name for f in (self.detail.fields if self.detail else [])]
+        dup = {n for n in names if names.count(n) > 1}
+        if dup:
+            raise ValueError(f"source {self.name!r}: duplicate field names {sorted(dup)}")
+        if self.detail and self.detail.url_field not in [f.name for f in self.fields]:
+            raise ValueError(
+                f"detail.url_field {self.detail.url_field!r} is not a field of source {self.name!r}"
+            )
+        if self.kind == "csv" and self.records.kind not in (None,):
+            raise ValueError("csv sources take no records selector (each CSV row is a record)")
+        for f in self.fields:
+            if f.from_param and f.from_param not in self.params and f.from_param not in ("cursor",):
+                raise ValueError(
+                    f"field {f.name!r}: from_param {f.from_param!r} is not a parameter of the source"
+                )
+        return self
+
+
+class Incremental(_Model):
+    """Fetch only what is new: the max landed ``cursor`` column (+ step) becomes parameter ``param``."""
+
+    cursor: str = Field(description="Column whose max landed value is the stored cursor (e.g. date).")
+    param: str = Field(description="Parameter that receives cursor + step on the next run.")
+    step_days: int = Field(1, description="For date cursors: days added to the stored cursor.")
+    step: int | float = Field(0, description="For numeric cursors: amount added to the stored cursor.")
+
+
+class PythonStep(_Model):
+    """Escape hatch: ``def transform(rows: list[dict]) -> list[dict]`` run in a sandboxed subprocess."""
+
+    code: str
+    timeout_s: float = Field(30.0, gt=0, le=3600)
+    memory_mb: int = Field(512, ge=64, le=65536)
+
+
+class ColumnSpec(_Model):
+    name: str
+    type: ColumnType = "string"
+    description: str | None = None
+
+
+class CollectorSpec(_Model):
+    """A reusable collector: sources -> records -> typed columns -> one DuckDB table with lineage."""
+
+    spec_version: int = SPEC_VERSION
+    name: str
+    description: str | None = None
+    base_url: str | None = Field(
+        None, description="Origin the source URLs are relative to; substituted as {base_url}."
+    )
+    table: str | None = Field(None, description="DuckDB table name; default: name with '-' -> '_'.")
+    primary_key: list[str] = Field(min_length=1)
+    columns: list[ColumnSpec] = Field(
+        default_factory=list, description="Declared columns; default: from fields."
+    )
+    sources: list[Source] = Field(min_length=1)
+    incremental: Incremental | None = None
+    python: PythonStep | None = None
+    politeness: FetchPolicy = Field(default_factory=FetchPolicy)
+    tags: list[str] = Field(default_factory=list)
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        from prefect_autodata.workspace import validate_name
+
+        try:
+            return validate_name(v)
+        except ConfigError as exc:
+            raise ValueError(str(exc)) from exc
+
+    @field_validator("base_url")
+    @classmethod
+    def _base(cls, v: str | None) -> str | None:
+        if v is None:
+            return v
+        if not re.match(r"^https?://[^/\s]+", v):
+            raise ValueError(f"base_url {v!r} must be an http(s) URL")
+        return v.rstrip("/")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> CollectorSpec:
+        names = [s.name for s in self.sources]
+        if len(set(names)) != len(names):
+            raise ValueError(f"source names must be unique (got {names})")
+        seen: set[str] = set()
+        for s in self.sources:
+            for p in s.params.values():
+                if p.from_source and p.from_source not in seen:
+                    raise ValueError(
+                        f"source {s.name!r}: from_source {p.from_source!r} must be an earlier source"
+                    )
+            seen.add(s.name)
+        if not any(s.emit for s in self.sources):
+            raise ValueError("at least one source must emit rows (emit: true)")
+        cols = {c.name for c in self.output_columns()}
+        for k in self.primary_key:
+            if k not in cols:
+                raise ValueError(f"primary_key column {k!r} is not a column (columns: {sorted(cols)})")
+        if self.incremental:
+            if self.incremental.cursor not in cols:
+                raise ValueError(f"incremental.cursor {self.incremental.cursor!r} is not a column")
+            if not any(self.incremental.param in s.params for s in self.sources):
+                raise ValueError(
+                    f"incremental.param {self.incremental.param!r} is not a parameter of any source"
+                )
+        if self.table is not None:
+            from prefect_autodata.workspace import table_name
+
+            try:
+                table_name(self.table)
+            except ConfigError as exc:
+                raise ValueError(f"table: {exc}") from exc
+        return self
+
+    # -- derived ------------------------------------------------------------------------------------------
+
+    @property
+    def table_name(self) -> str:
+        from prefect_autodata.workspace import table_name
+
+        return table_name(self.table or self.name)
+
+    def output_columns(self) -> list[ColumnSpec]:
+        """Declared columns first, then any emitted field not declared (typed by the field)."""
+        out = {c.name: c for c in self.columns}
+        for s in self.sources:
+            if not s.emit:
+                continue
+            for f in [*s.fields, *(s.detail.fields if s.detail else [])]:
+                out.setdefault(f.name, ColumnSpec(name=f.name, type=f.type))
+        return list(out.values())
+
+    @property
+    def version(self) -> str:
+        """Content hash of the canonical JSON form: the collector version (stable across YAML formatting)."""
+        canon = json.dumps(
+            self.model_dump(mode="json", exclude_none=True), sort_keys=True, separators=(",", ":")
+        )
+        return hashlib.sha256(canon.encode()).hexdigest()[:16]
+
+    # -- YAML ---------------------------------------------------------------------------------------------
+
+    def to_yaml(self) -> str:
+        data = _name_first(self.model_dump(mode="json", exclude_none=True, exclude_defaults=True))
+        return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+
+    @classmethod
+    def from_yaml(cls, text: str, *, origin: str = "spec") -> CollectorSpec:
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"{origin}: not valid YAML: {exc}") from exc
+        return cls.parse(data, origin=origin)
+
+    @classmethod
+    def parse(cls, data: Any, *, origin: str = "spec") -> CollectorSpec:
+        """Validate a dict; any problem becomes one ConfigError naming the field path."""
+        if not isinstance(data, dict):
+            raise ConfigError(f"{origin}: a CollectorSpec must be a mapping, not {type(data).__name__}")
+        try:
+            return cls.model_validate(data)
+        except ValidationError as exc:
+            raise ConfigError(f"{origin}: {format_validation_error(exc, data)}") from exc
+
+    @classmethod
+    def load(cls, path: str | Path) -> CollectorSpec:
+        p = Path(path)
+        try:
+            text = p.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ConfigError(f"cannot read spec {p}: {exc.strerror or exc}") from exc
+        return cls.from_yaml(text, origin=str(p))
+
+    def save(self, path: str | Path) -> Path:
+        p = Path(path)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        tmp = p.with_suffix(p.suffix + ".tmp")
+        tmp.write_text(self.to_yaml(), encoding="utf-8")
+        tmp.replace(p)
+        return p
+
+
+def _name_first(node: Any) -> Any:
+    """Readable YAML: every mapping starts with its ``name``."""
+    if isinstance(node, dict):
+        keys = sorted(node, key=lambda k: k != "name")
+        return {k: _name_first(node[k]) for k in keys}
+    if isinstance(node, list):
+        return [_name_first(x) for x in node]
+    return node
+
+
+def _loc_to_path(loc: tuple, data: Any) -> str:
+    """Turn pydantic's loc into a readable path, naming list items by their ``name`` when they have one."""
+    parts: list[str] = []
+    node = data
+    for item in loc:
+        if isinstance(item, int):
+            name = (
+                node[item].get("name")
+                if isinstance(node, list) and item < len(node) and isinstance(node[item], dict)
+                else None
+            )
+            parts[-1:] = [
+                f"{parts[-1] if parts else ''}[{name!r}]" if name else f"{parts[-1] if parts else ''}[{item}]"
+            ]
+            node = node[item] if isinstance(node, list) and item < len(node) else None
+        else:
+            parts.append(str(item))
+            node = node.get(item) if isinstance(node, dict) else None
+    return ".".join(parts) or "(root)"
+
+
+def format_validation_error(exc: ValidationError, data: Any) -> str:
+    """The first error, named by its field path: one clear line for the CLI."""
+    errors = exc.errors()
+    e = errors[0]
+    loc = tuple(
+        x for x in e["loc"] if not (isinstance(x, str) and x in ("function-after", "function-before"))
+    )
+    msg = e["msg"].removeprefix("Value error, ")
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"{_loc_to_path(loc, data)}: {msg}{more}"
+
+
+def json_schema() -> dict:
+    """The published JSON Schema of a CollectorSpec (docs/collector-spec.md embeds it)."""
+    return CollectorSpec.model_json_schema()
