@@ -1,0 +1,577 @@
+"""The one HTTP client layer every source goes through: polite, bounded, retried, SSRF-safe, with lineage.
+
+Built on ``requests`` (one pooled Session, safe to share across a ThreadPoolExecutor). Redirects are followed
+by hand so every hop passes the address policy and robots.txt; bodies are streamed so a giant response is cut
+off at ``max_bytes`` instead of filling memory.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import hashlib
+import random
+import re
+import threading
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Literal
+from urllib.parse import urljoin
+
+import requests
+from pydantic import BaseModel
+from requests.adapters import HTTPAdapter
+
+from prefect_autodata.errors import FetchError, TransientError
+from prefect_autodata.runtime.interstitial import detect_interstitial
+from prefect_autodata.runtime.policy import FetchPolicy
+from prefect_autodata.runtime.robots import RobotsCache
+from prefect_autodata.runtime.ssrf import AddressPolicy
+from prefect_autodata.runtime.urlnorm import origin_of, redact_url
+
+RobotsDecision = Literal["allowed", "disallowed", "disallowed-overridden", "not-checked"]
+
+_TRANSIENT_STATUS = frozenset({408, 425, 429, 500, 502, 503, 504, 520, 521, 522, 523, 524})
+_REDIRECT_STATUS = frozenset({301, 302, 303, 307, 308})
+_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_\-:.]+)""", re.I)
+_XML_DECL = re.compile(rb"""^<\?xml[^>]+encoding\s*=\s*["']([A-Za-z0-9_\-.]+)""", re.I)
+_TEXTUAL = ("text/", "application/json", "application/xml", "application/xhtml", "application/javascript")
+_EXPECT_TYPES: dict[str, tuple[str, ...]] = {
+    "html": ("text/html", "application/xhtml+xml"),
+    "json": ("application/json", "+json", "text/json", "application/x-ndjson"),
+    "csv": ("text/csv", "application/csv", "text/plain", "application/vnd.ms-excel"),
+    "xml": ("application/xml", "text/xml", "+xml"),
+    "text": ("text/",),
+}
+
+
+@dataclass(slots=True)
+class FetchResponse:
+    """One successful fetch: the body (raw and decoded) plus what lineage needs."""
+
+    url: str
+    final_url: str
+    status: int
+    headers: dict[str, str]
+    content: bytes
+    text: str
+    encoding: str | None
+    content_type: str
+    content_hash: str
+    fetched_at: datetime
+    elapsed: float
+    robots: RobotsDecision
+    from_cache: bool = False
+
+    def json(self) -> Any:
+        """Decode the body as JSON; a malformed body is a FetchError naming the URL."""
+        import json
+
+        try:
+            return json.loads(self.text if self.text else self.content)
+        except ValueError as exc:
+            raise FetchError(f"{self.final_url} did not return valid JSON: {exc}") from exc
+
+
+class SourceRecord(BaseModel):
+    """One row of ``_autodata_sources``: what was fetched, how it went, and the robots decision."""
+
+    url: str
+    status: int | None
+    bytes: int
+    content_hash: str | None
+    fetched_at: datetime
+    robots: RobotsDecision
+    from_cache: bool = False
+    error: str | None = None
+
+
+@dataclass
+class FetchStats:
+    requests: int = 0
+    retries: int = 0
+    bytes: int = 0
+    not_modified: int = 0
+    failures: int = 0
+
+
+@dataclass
+class _Validator:
+    etag: str | None
+    last_modified: str | None
+    response: FetchResponse
+
+
+@dataclass
+class _HostGate:
+    """Per-host token bucket (burst 1: strict spacing) and concurrency semaphore."""
+
+    interval: float
+    semaphore: threading.Semaphore
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    next_at: float = 0.0
+    blocked_until: float = 0.0
+
+    def acquire(self) -> None:
+        self.semaphore.acquire()
+        with self.lock:
+            now = time.monotonic()
+            slot = max(now, self.next_at, self.blocked_until)
+            self.next_at = slot + self.interval
+        delay = slot - now
+        if delay > 0:
+            time.sleep(delay)
+
+    def release(self) -> None:
+        self.semaphore.release()
+
+    def back_off(self, seconds: float) -> None:
+        """A 429/503 with Retry-After slows the whole host down, not only the request that got it."""
+        with self.lock:
+            self.blocked_until = max(self.blocked_until, time.monotonic() + seconds)
+
+
+class Fetcher:
+    """Thread-safe HTTP client honouring a FetchPolicy. Use as a context manager (closes the pool).
+
+    ``allowed_hosts``: hosts the user named explicitly (loopback/private allowed for these only).
+    """
+
+    def __init__(
+        self,
+        policy: FetchPolicy | None = None,
+        allowed_hosts: Iterable[str] = (),
+        *,
+        pool_size: int | None = None,
+    ) -> None:
+        self.policy = policy or FetchPolicy()
+        self.addresses = AddressPolicy(allowed_hosts, self.policy.allow_private)
+        self.session = requests.Session()
+        size = pool_size or max(16, self.policy.concurrency_per_host * 2)
+        adapter = HTTPAdapter(pool_connections=16, pool_maxsize=size, max_retries=0)
+        self.session.mount("http://", adapter)
+        self.session.mount("https://", adapter)
+        self.session.headers.update(
+            {"User-Agent": self.policy.user_agent, "Accept-Encoding": "gzip, deflate", "Accept": "*/*"}
+        )
+        self.sources: list[SourceRecord] = []
+        self.stats = FetchStats()
+        self._validators: dict[str, _Validator] = {}
+        self._gates: dict[str, _HostGate] = {}
+        self._lock = threading.Lock()
+        self.robots = RobotsCache(self._download_robots)
+        self._closed = False
+
+    # -- lifecycle -------------------------------------------------------------------------------------
+    def close(self) -> None:
+        if not self._closed:
+            self.session.close()
+            self._closed = True
+
+    def __enter__(self) -> Fetcher:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- policy helpers (also used by the browser) ------------------------------------------------------
+    def allow_host(self, host_or_url: str) -> None:
+        """Trust a host the user named explicitly (a --source URL, a spec's base URL)."""
+        self.addresses.allow_host(host_or_url)
+
+    def check_address(self, url: str) -> None:
+        self.addresses.check(url)
+
+    def robots_decision(self, url: str) -> RobotsDecision:
+        """Check robots.txt for ``url``: FetchError when disallowed and the policy respects robots."""
+        rules = self.robots.rules_for(origin_of(url))
+        if rules.allowed(url, self.policy.user_agent):
+            return "allowed"
+        if self.policy.respect_robots:
+            raise FetchError(f"{url} is disallowed by robots.txt for {self.policy.user_agent.split('/')[0]}")
+        return "disallowed-overridden"
+
+    def check_url(self, url: str) -> RobotsDecision:
+        """Address policy plus robots.txt, without fetching ``url`` itself."""
+        self.check_address(url)
+        return self.robots_decision(url)
+
+    # -- public API ------------------------------------------------------------------------------------
+    def get(
+        self,
+        url: str,
+        *,
+        params: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+        method: str = "GET",
+        expect: str | None = None,
+        data: Any = None,
+        json_body: Any = None,
+    ) -> FetchResponse:
+        """Fetch ``url`` (params are encoded into it). ``expect``: html/json/csv/xml/text or a MIME prefix;
+        a mismatching Content-Type is a FetchError. Raises FetchError (terminal) or TransientError (retries
+        exhausted on a transient failure)."""
+        if self._closed:
+            raise FetchError(f"fetcher is closed; cannot fetch {url}")
+        full_url = requests.Request(method, url, params=params).prepare().url or url
+        try:
+            resp = self._fetch_with_retries(full_url, method.upper(), dict(headers or {}), data, json_body)
+        except (FetchError, TransientError) as exc:
+            with self._lock:
+                self.stats.failures += 1
+                self.sources.append(
+                    SourceRecord(
+                        url=redact_url(full_url),
+                        status=getattr(exc, "status", None),
+                        bytes=0,
+                        content_hash=None,
+                        fetched_at=datetime.now(UTC),
+                        robots=getattr(exc, "robots", "not-checked"),
+                        error=str(exc),
+                    )
+                )
+            raise
+        if expect is not None:
+            _check_expect(resp, expect)
+        with self._lock:
+            self.sources.append(
+                SourceRecord(
+                    url=redact_url(resp.url),
+                    status=resp.status,
+                    bytes=len(resp.content),
+                    content_hash=resp.content_hash,
+                    fetched_at=resp.fetched_at,
+                    robots=resp.robots,
+                    from_cache=resp.from_cache,
+                )
+            )
+        return resp
+
+    # -- internals -------------------------------------------------------------------------------------
+    def _gate(self, url: str) -> _HostGate:
+        origin = origin_of(url)
+        with self._lock:
+            gate = self._gates.get(origin)
+            if gate is None:
+                rate = self.policy.rate_limit_per_host
+                gate = _HostGate(
+                    interval=(1.0 / rate) if rate > 0 else 0.0,
+                    semaphore=threading.Semaphore(self.policy.concurrency_per_host),
+                )
+                self._gates[origin] = gate
+            return gate
+
+    def _download_robots(self, robots_url: str) -> tuple[int, str]:
+        resp = self._fetch_with_retries(robots_url, "GET", {}, None, None, robots=False, allow_status=True)
+        return resp.status, resp.text
+
+    def _backoff(self, attempt: int, retry_after: float | None) -> float:
+        if retry_after is not None:
+            return min(max(retry_after, 0.0), self.policy.backoff_cap)
+        base = self.policy.backoff_base * (2**attempt)
+        return min(self.policy.backoff_cap, base) * random.uniform(0.5, 1.0)
+
+    def _fetch_with_retries(
+        self,
+        url: str,
+        method: str,
+        headers: dict[str, str],
+        data: Any,
+        json_body: Any,
+        *,
+        robots: bool = True,
+        allow_status: bool = False,
+    ) -> FetchResponse:
+        attempt = 0
+        interstitial_left = min(2, self.policy.max_retries)
+        while True:
+            try:
+                return self._fetch_once(url, method, headers, data, json_body, robots, allow_status)
+            except _Interstitial as exc:
+                if interstitial_left <= 0:
+                    raise FetchError(
+                        f"{exc.url} returned a bot-check/interstitial page ({exc.reason}) instead of content"
+                    ) from None
+                interstitial_left -= 1
+                error: TransientError = TransientError(str(exc))
+            except TransientError as exc:
+                error = exc
+            if attempt >= self.policy.max_retries:
+                raise TransientError(
+                    f"{url}: gave up after {attempt + 1} attempts: {error}", retry_after=error.retry_after
+                ) from error
+            delay = self._backoff(attempt, error.retry_after)
+            if error.retry_after is not None:
+                self._gate(url).back_off(delay)
+            with self._lock:
+                self.stats.retries += 1
+            time.sleep(delay)
+            attempt += 1
+
+    def _fetch_once(
+        self,
+        url: str,
+        method: str,
+        headers: dict[str, str],
+        data: Any,
+        json_body: Any,
+        check_robots: bool,
+        allow_status: bool,
+    ) -> FetchResponse:
+        current = url
+        robots_decision: RobotsDecision = "not-checked"
+        seen: set[str] = set()
+        started = time.monotonic()
+        for _hop in range(self.policy.max_redirects + 1):
+            self.addresses.check(current)
+            if check_robots:
+                try:
+                    robots_decision = self.robots_decision(current)
+                except FetchError as exc:
+                    exc.robots = "disallowed"  # type: ignore[attr-defined]
+                    raise
+            req_headers = dict(headers)
+            cached = self._validators.get(current) if method == "GET" else None
+            if cached is not None and self.policy.conditional_requests:
+                if cached.etag:
+                    req_headers["If-None-Match"] = cached.etag
+                if cached.last_modified:
+                    req_headers["If-Modified-Since"] = cached.last_modified
+            gate = self._gate(current)
+            gate.acquire()
+            try:
+                raw = self._send(current, method, req_headers, data, json_body)
+            finally:
+                gate.release()
+            status, resp_headers, body = raw
+            if status in _REDIRECT_STATUS and "location" in resp_headers:
+                seen.add(current)
+                nxt = urljoin(current, resp_headers["location"])
+                if nxt in seen:
+                    raise FetchError(f"{url} redirects in a loop (back to {nxt})")
+                current = nxt
+                if status == 303:
+                    method, data, json_body = "GET", None, None
+                continue
+            if status == 304 and cached is not None:
+                with self._lock:
+                    self.stats.not_modified += 1
+                prev = cached.response
+                return FetchResponse(
+                    url=url,
+                    final_url=current,
+                    status=prev.status,
+                    headers=prev.headers,
+                    content=prev.content,
+                    text=prev.text,
+                    encoding=prev.encoding,
+                    content_type=prev.content_type,
+                    content_hash=prev.content_hash,
+                    fetched_at=datetime.now(UTC),
+                    elapsed=time.monotonic() - started,
+                    robots=robots_decision,
+                    from_cache=True,
+                )
+            if status in _TRANSIENT_STATUS:
+                raise TransientError(
+                    f"{current} answered HTTP {status}",
+                    retry_after=_retry_after(resp_headers.get("retry-after")),
+                )
+            if status >= 400 and not allow_status:
+                err = FetchError(f"{current} answered HTTP {status}")
+                err.status = status  # type: ignore[attr-defined]
+                err.robots = robots_decision  # type: ignore[attr-defined]
+                raise err
+            content_type = resp_headers.get("content-type", "").split(";")[0].strip().lower()
+            text, encoding = _decode(body, resp_headers.get("content-type", ""), content_type, current)
+            if status < 300 and check_robots:
+                reason = detect_interstitial(text, content_type) if text else None
+                if reason is not None:
+                    raise _Interstitial(current, reason)
+            resp = FetchResponse(
+                url=url,
+                final_url=current,
+                status=status,
+                headers=resp_headers,
+                content=body,
+                text=text,
+                encoding=encoding,
+                content_type=content_type,
+                content_hash=hashlib.sha256(body).hexdigest(),
+                fetched_at=datetime.now(UTC),
+                elapsed=time.monotonic() - started,
+                robots=robots_decision,
+            )
+            if method == "GET" and status == 200 and self.policy.conditional_requests:
+                etag, modified = resp_headers.get("etag"), resp_headers.get("last-modified")
+                if etag or modified:
+                    with self._lock:
+                        self._validators[current] = _Validator(etag, modified, resp)
+                        self._validators.setdefault(url, _Validator(etag, modified, resp))
+            return resp
+        raise FetchError(f"{url} exceeded {self.policy.max_redirects} redirects (last: {current})")
+
+    def _send(
+        self, url: str, method: str, headers: dict[str, str], data: Any, json_body: Any
+    ) -> tuple[int, dict[str, str], bytes]:
+        """One HTTP exchange; transport failures become TransientError, the body is size-capped."""
+        limit = self.policy.max_bytes
+        with self._lock:
+            self.stats.requests += 1
+        try:
+            r = self.session.request(
+                method,
+                url,
+                headers=headers,
+                data=data,
+                json=json_body,
+                allow_redirects=False,
+                stream=True,
+                timeout=(self.policy.connect_timeout, self.policy.read_timeout),
+            )
+        except requests.exceptions.InvalidURL as exc:
+            raise FetchError(f"{url} is not a valid URL: {exc}") from exc
+        except (requests.ConnectionError, requests.Timeout) as exc:
+            raise TransientError(f"{url}: {type(exc).__name__}: {_short(exc)}") from exc
+        except requests.RequestException as exc:
+            raise FetchError(f"{url}: {type(exc).__name__}: {_short(exc)}") from exc
+        try:
+            headers_out = {k.lower(): v for k, v in r.headers.items()}
+            declared = headers_out.get("content-length")
+            if declared and declared.isdigit() and int(declared) > limit:
+                raise FetchError(
+                    f"{url} body is {int(declared)} bytes, over the {limit}-byte limit (max_bytes)"
+                )
+            if r.status_code in _REDIRECT_STATUS or r.status_code == 304:
+                return r.status_code, headers_out, b""
+            chunks: list[bytes] = []
+            size = 0
+            try:
+                for chunk in r.iter_content(chunk_size=65536):
+                    size += len(chunk)
+                    if size > limit:
+                        raise FetchError(f"{url} body exceeds the {limit}-byte limit (max_bytes); aborted")
+                    chunks.append(chunk)
+            except (
+                requests.exceptions.ChunkedEncodingError,
+                requests.ConnectionError,
+                requests.Timeout,
+            ) as exc:
+                raise TransientError(f"{url}: body truncated or connection lost: {_short(exc)}") from exc
+            except requests.exceptions.ContentDecodingError as exc:
+                raise FetchError(f"{url}: body could not be decompressed: {_short(exc)}") from exc
+            body = b"".join(chunks)
+            if (
+                declared
+                and declared.isdigit()
+                and "content-encoding" not in headers_out
+                and method != "HEAD"
+                and len(body) != int(declared)
+            ):
+                raise TransientError(f"{url}: body truncated ({len(body)} of {declared} bytes)")
+            with self._lock:
+                self.stats.bytes += len(body)
+            return r.status_code, headers_out, body
+        finally:
+            r.close()
+
+
+class _Interstitial(Exception):
+    def __init__(self, url: str, reason: str) -> None:
+        super().__init__(f"{url}: bot-check/interstitial page ({reason})")
+        self.url = url
+        self.reason = reason
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc)
+    return text if len(text) < 200 else text[:200] + "..."
+
+
+def _retry_after(value: str | None) -> float | None:
+    """Retry-After as seconds: either delta-seconds or an HTTP date."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
+
+
+def _is_textual(content_type: str) -> bool:
+    return (
+        content_type.startswith(_TEXTUAL)
+        or content_type.endswith(("+json", "+xml"))
+        or content_type
+        in (
+            "",
+            "application/csv",
+            "application/x-ndjson",
+        )
+    )
+
+
+def _decode(body: bytes, raw_content_type: str, content_type: str, url: str) -> tuple[str, str | None]:
+    """Decode a textual body: header charset, then BOM / meta / XML declaration, then UTF-8, then detection.
+
+    Binary bodies (images, PDFs...) are left undecoded (text ""). Undecodable text is a FetchError."""
+    if not body or not _is_textual(content_type):
+        return "", None
+    candidates: list[str] = []
+    m = re.search(r"charset\s*=\s*[\"']?([A-Za-z0-9_\-:.]+)", raw_content_type, re.I)
+    if m:
+        candidates.append(m.group(1))
+    if body.startswith(b"\xef\xbb\xbf"):
+        candidates.append("utf-8-sig")
+    elif body.startswith((b"\xff\xfe", b"\xfe\xff")):
+        candidates.append("utf-16")
+    head = body[:4096]
+    for pattern in (_META_CHARSET, _XML_DECL):
+        mm = pattern.search(head)
+        if mm:
+            candidates.append(mm.group(1).decode("ascii", "ignore"))
+    candidates.append("utf-8")
+    for enc in candidates:
+        try:
+            return body.decode(enc), enc.lower()
+        except (LookupError, UnicodeDecodeError):
+            continue
+    from charset_normalizer import from_bytes
+
+    matches = list(from_bytes(body))
+    best = matches[0] if matches else None
+    # Ties between single-byte Latin guesses go to windows-1252, the web's undeclared default (WHATWG).
+    for m in matches:
+        if m.encoding == "cp1252" and best is not None and m.chaos <= best.chaos:
+            best = m
+            break
+    if best is None or best.encoding is None:
+        raise FetchError(f"{url}: body is not decodable text (declared {raw_content_type or 'no charset'})")
+    if best.chaos > 0.2:
+        raise FetchError(f"{url}: body is not decodable text (best guess {best.encoding} looks like noise)")
+    return str(best), best.encoding
+
+
+def _check_expect(resp: FetchResponse, expect: str) -> None:
+    ct = resp.content_type
+    wanted = _EXPECT_TYPES.get(expect.lower(), (expect.lower(),))
+    if any(ct.startswith(w) or (w.startswith("+") and ct.endswith(w)) for w in wanted):
+        return
+    if expect.lower() == "json" and resp.text.lstrip()[:1] in ("{", "["):
+        return
+    if (
+        expect.lower() == "html"
+        and not ct
+        and resp.text.lstrip()[:15].lower().startswith(("<!doctype", "<html"))
+    ):
+        return
+    raise FetchError(
+        f"{resp.final_url} returned {ct or 'no Content-Type'} ({len(resp.content)} bytes), expected {expect}"
+    )

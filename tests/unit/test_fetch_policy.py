@@ -1,0 +1,106 @@
+"""FetchPolicy/CrawlPolicy validation, the SSRF classifier, interstitial heuristics, robots rules, Retry-After."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
+
+import pytest
+from pydantic import ValidationError
+
+from prefect_autodata.runtime.fetch import _retry_after
+from prefect_autodata.runtime.interstitial import detect_interstitial
+from prefect_autodata.runtime.policy import CrawlPolicy, FetchPolicy
+from prefect_autodata.runtime.robots import RobotsRules
+from prefect_autodata.runtime.ssrf import AddressPolicy, classify_address
+
+
+def test_defaults_are_polite_and_identifiable():
+    p = FetchPolicy()
+    assert p.respect_robots and p.conditional_requests
+    assert p.user_agent.startswith("prefect-autodata/") and "+http" in p.user_agent
+    assert p.rate_limit_per_host > 0 and p.max_retries >= 1
+    assert FetchPolicy.model_validate_json(p.model_dump_json()) == p
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("concurrency_per_host", 0),
+        ("max_bytes", 10),
+        ("rate_limit_per_host", -1),
+        ("allow_private", ["10.0.0.0/33"]),
+    ],
+)
+def test_invalid_fetch_policy_names_the_field(field, value):
+    with pytest.raises(ValidationError, match=field):
+        FetchPolicy(**{field: value})
+
+
+def test_unknown_field_is_rejected():
+    with pytest.raises(ValidationError, match="rate_limit"):
+        FetchPolicy(rate_limit=3)
+    with pytest.raises(ValidationError, match="width"):
+        CrawlPolicy(width=0)
+
+
+@pytest.mark.parametrize(
+    ("addr", "why"),
+    [
+        ("169.254.169.254", "link-local/metadata"),
+        ("fd00:ec2::254", "link-local/metadata"),
+        ("127.0.0.1", "loopback"),
+        ("::1", "loopback"),
+        ("10.2.3.4", "private"),
+        ("192.168.1.1", "private"),
+        ("172.16.0.9", "private"),
+        ("fc00::1", "private"),
+        ("::ffff:10.0.0.1", "private"),
+        ("0.0.0.0", "unspecified"),
+        ("8.8.8.8", None),
+    ],
+)
+def test_classify_address(addr, why):
+    assert classify_address(addr) == why
+
+
+def test_address_policy_named_hosts_and_allow_list():
+    p = AddressPolicy(
+        allowed_hosts=["http://127.0.0.1:8000/x"], allow_private=["192.168.0.0/16", "intranet.local"]
+    )
+    assert p.refusal("http://127.0.0.1:9999/other") is None  # named host, any port
+    assert "link-local" in p.refusal("http://169.254.169.254/")
+    assert p.refusal("http://192.168.4.4/") is None
+    assert p.refusal("http://intranet.local/") is None
+    assert "private" in p.refusal("http://10.0.0.1/")
+    assert "scheme" in p.refusal("file:///etc/passwd")
+
+
+def test_interstitial_markers():
+    assert detect_interstitial("<html><head><title>Just a moment...</title></head></html>")
+    assert detect_interstitial('<html><body><div class="g-recaptcha"></div></body></html>')
+    js = "<html><script>document.cookie='a=b';location.reload()</script></html>"
+    assert detect_interstitial(js)
+    assert detect_interstitial('{"title": "Just a moment"}', "application/json") is None
+    page = (
+        "<html><head><title>Papers 2020</title></head><body>"
+        + "<p>a real paper list</p>" * 50
+        + "</body></html>"
+    )
+    assert detect_interstitial(page) is None
+
+
+def test_robots_rules():
+    rules = RobotsRules("User-agent: *\nDisallow: /private/\nAllow: /private/ok\n")
+    ua = "prefect-autodata/0.1"
+    assert rules.allowed("http://e.com/public", ua)
+    assert not rules.allowed("http://e.com/private/x", ua)
+    assert not RobotsRules(deny_all=True).allowed("http://e.com/", ua)
+    assert RobotsRules(allow_all=True).allowed("http://e.com/private/x", ua)
+
+
+def test_retry_after_forms():
+    assert _retry_after("7") == 7.0
+    future = format_datetime(datetime.now(UTC) + timedelta(seconds=30), usegmt=True)
+    assert 25 <= _retry_after(future) <= 31
+    assert _retry_after("garbage") is None and _retry_after(None) is None
