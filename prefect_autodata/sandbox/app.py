@@ -35,6 +35,7 @@ SITE_MODULES = (
     "jsonly",
     "bara",
     "search",
+    "robots",
 )
 
 
