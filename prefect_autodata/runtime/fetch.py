@@ -248,6 +248,20 @@ class Fetcher:
             )
         return resp
 
+    def record(self, url: str, status: int | None, content: bytes, robots: RobotsDecision) -> SourceRecord:
+        """Add a lineage record for a body obtained another way (e.g. a page rendered by the browser)."""
+        rec = SourceRecord(
+            url=redact_url(url),
+            status=status,
+            bytes=len(content),
+            content_hash=hashlib.sha256(content).hexdigest(),
+            fetched_at=datetime.now(UTC),
+            robots=robots,
+        )
+        with self._lock:
+            self.sources.append(rec)
+        return rec
+
     # -- internals -------------------------------------------------------------------------------------
     def _gate(self, url: str) -> _HostGate:
         origin = origin_of(url)
