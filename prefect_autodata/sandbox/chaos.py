@@ -94,7 +94,8 @@ class ChaosMiddleware:
     """Pure ASGI middleware applying a chaos profile deterministically under ``seed``.
 
     ``fault_rate`` is the share of requests that draw a fault (default: 10 % flaky, 12 % hostile;
-    override with the ``AUTODATA_CHAOS_FAULT_RATE`` environment variable).
+    override with ``AUTODATA_CHAOS_FAULT_RATE``); ``slow_max_s`` caps a slow response's delay (default and
+    maximum 1.5 s; override with ``AUTODATA_CHAOS_SLOW_MAX_S``).
     """
 
     def __init__(
@@ -103,13 +104,16 @@ class ChaosMiddleware:
         profile: str = "flaky",
         seed: int = 0,
         fault_rate: float | None = None,
-        slow_max_s: float = SLOW_MAX_S,
+        slow_max_s: float | None = None,
     ) -> None:
         if profile not in PROFILES:
             raise ValueError(f"chaos profile must be one of {PROFILES}, not {profile!r}")
         if fault_rate is None:
             env = os.environ.get("AUTODATA_CHAOS_FAULT_RATE")
             fault_rate = float(env) if env else DEFAULT_FAULT_RATE[profile]
+        if slow_max_s is None:
+            slow_max_s = float(os.environ.get("AUTODATA_CHAOS_SLOW_MAX_S", SLOW_MAX_S))
+        slow_max_s = min(max(slow_max_s, 0.0), SLOW_MAX_S)
         if not 0.0 <= fault_rate <= 1.0:
             raise ValueError(f"chaos fault_rate must be within [0, 1], not {fault_rate}")
         self.app = app
@@ -192,7 +196,7 @@ class ChaosMiddleware:
             )
             return
         if kind == "slow":
-            await asyncio.sleep(0.2 + (self.slow_max_s - 0.2) * unit(self.seed, "slow", url, decision.u))
+            await asyncio.sleep(self.slow_max_s * (0.2 + 0.8 * unit(self.seed, "slow", url, decision.u)))
 
         if self.hostile:
             inner = dict(scope)
