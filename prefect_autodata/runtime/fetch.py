@@ -186,6 +186,10 @@ class Fetcher:
     def robots_decision(self, url: str) -> RobotsDecision:
         """Check robots.txt for ``url``: FetchError when disallowed and the policy respects robots."""
         rules = self.robots.rules_for(origin_of(url))
+        delay = rules.crawl_delay(self.policy.user_agent)
+        if delay:  # Crawl-delay slows our per-host pace (capped like Retry-After)
+            gate = self._gate(url)
+            gate.interval = max(gate.interval, min(delay, self.policy.backoff_cap))
         if rules.allowed(url, self.policy.user_agent):
             return "allowed"
         if self.policy.respect_robots:

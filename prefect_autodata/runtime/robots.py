@@ -2,39 +2,94 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable
-from urllib.parse import urlsplit
-from urllib.robotparser import RobotFileParser
+from urllib.parse import unquote, urlsplit
+
+
+def _pattern(path: str) -> re.Pattern[str]:
+    """An RFC 9309 path pattern: prefix match, ``*`` any run, ``$`` end anchor."""
+    anchored = path.endswith("$")
+    body = path[:-1] if anchored else path
+    regex = ".*".join(re.escape(part) for part in body.split("*"))
+    return re.compile(regex + ("$" if anchored else ""))
 
 
 class RobotsRules:
-    """Parsed rules for one origin. ``allow_all``/``deny_all`` cover the RFC's unavailable/unreachable cases."""
+    """Parsed rules for one origin (RFC 9309: ``*``/``$`` patterns, longest match wins, allow wins ties).
+
+    ``allow_all``/``deny_all`` cover the RFC's unavailable (4xx) and unreachable (5xx) cases."""
 
     def __init__(self, text: str | None = None, *, allow_all: bool = False, deny_all: bool = False) -> None:
         self.allow_all = allow_all
         self.deny_all = deny_all
-        self._parser: RobotFileParser | None = None
+        # user-agent token (lowercase) -> [(allow, raw path, compiled)], plus crawl delays
+        self._groups: dict[str, list[tuple[bool, str, re.Pattern[str]]]] = {}
+        self._delays: dict[str, float] = {}
         if text is not None:
-            self._parser = RobotFileParser()
-            self._parser.parse(text.splitlines())
+            self._parse(text)
+
+    def _parse(self, text: str) -> None:
+        agents: list[str] = []
+        in_rules = False
+        for raw in text.splitlines():
+            line = raw.split("#", 1)[0].strip()
+            if ":" not in line:
+                continue
+            key, value = (x.strip() for x in line.split(":", 1))
+            key = key.lower()
+            if key == "user-agent":
+                if in_rules:
+                    agents, in_rules = [], False
+                agents.append(value.lower())
+                for a in agents:
+                    self._groups.setdefault(a, [])
+            elif key in ("allow", "disallow") and agents:
+                in_rules = True
+                if not value:
+                    continue  # "Disallow:" with no path allows everything
+                for a in agents:
+                    self._groups[a].append((key == "allow", value, _pattern(value)))
+            elif key == "crawl-delay" and agents:
+                in_rules = True
+                try:
+                    delay = float(value)
+                except ValueError:
+                    continue
+                for a in agents:
+                    self._delays[a] = delay
+
+    def _group_for(self, user_agent: str) -> str | None:
+        token = user_agent.split("/", 1)[0].strip().lower()
+        if token in self._groups:
+            return token
+        for name in self._groups:
+            if name != "*" and name in token:
+                return name
+        return "*" if "*" in self._groups else None
 
     def allowed(self, url: str, user_agent: str) -> bool:
         if self.deny_all:
             return False
-        if self.allow_all or self._parser is None:
+        if self.allow_all:
+            return True
+        group = self._group_for(user_agent)
+        if group is None:
             return True
         parts = urlsplit(url)
-        path = parts.path or "/"
-        if parts.query:
-            path = f"{path}?{parts.query}"
-        return self._parser.can_fetch(user_agent, path)
+        target = unquote(parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        best_len, verdict = -1, True
+        for allow, raw, pattern in self._groups[group]:
+            if pattern.match(target) or pattern.match(parts.path or "/"):
+                length = len(raw)
+                if length > best_len or (length == best_len and allow):
+                    best_len, verdict = length, allow
+        return verdict
 
     def crawl_delay(self, user_agent: str) -> float | None:
-        if self._parser is None:
-            return None
-        delay = self._parser.crawl_delay(user_agent)
-        return float(delay) if delay is not None else None
+        group = self._group_for(user_agent)
+        return self._delays.get(group) if group is not None else None
 
 
 class RobotsCache:

@@ -95,6 +95,7 @@ def test_robots_rules():
     ua = "prefect-autodata/0.1"
     assert rules.allowed("http://e.com/public", ua)
     assert not rules.allowed("http://e.com/private/x", ua)
+    assert rules.allowed("http://e.com/private/ok", ua)
     assert not RobotsRules(deny_all=True).allowed("http://e.com/", ua)
     assert RobotsRules(allow_all=True).allowed("http://e.com/private/x", ua)
 
@@ -104,3 +105,19 @@ def test_retry_after_forms():
     future = format_datetime(datetime.now(UTC) + timedelta(seconds=30), usegmt=True)
     assert 25 <= _retry_after(future) <= 31
     assert _retry_after("garbage") is None and _retry_after(None) is None
+
+
+def test_robots_wildcards_groups_and_crawl_delay():
+    text = (
+        "User-agent: *\nDisallow: /lib/books/*/reviews$\nDisallow: /search\nCrawl-delay: 2\n\n"
+        "User-agent: GPTBot\nDisallow: /\n\nUser-agent: prefect-autodata\nDisallow: /only-us/\n"
+    )
+    rules = RobotsRules(text)
+    assert not rules.allowed("http://e.com/search?q=x", "OtherBot/1.0")
+    assert not rules.allowed("http://e.com/lib/books/the-fox/reviews", "OtherBot/1.0")
+    assert rules.allowed("http://e.com/lib/books/the-fox/reviews/2", "OtherBot/1.0")
+    assert not rules.allowed("http://e.com/anything", "GPTBot/1.1")
+    # our own group replaces the * group entirely (RFC 9309)
+    assert rules.allowed("http://e.com/search", "prefect-autodata/0.1 (+https://x)")
+    assert not rules.allowed("http://e.com/only-us/a", "prefect-autodata/0.1")
+    assert rules.crawl_delay("OtherBot") == 2.0 and rules.crawl_delay("prefect-autodata/0.1") is None
