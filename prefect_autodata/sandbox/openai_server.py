@@ -1,0 +1,344 @@
+"""A scripted OpenAI-compatible server on loopback, so the LLM path is tested through the real ``openai`` client.
+
+Each *script* is one recorded multi-turn conversation; its name is the model name a client asks
+for (``/v1/models`` lists them). The reply to a request is the script's turn number N, where N is
+the number of assistant messages already in the request (so retries and multi-turn tool loops
+replay deterministically), or the first turn whose ``match`` text occurs in the last message.
+
+Script file (YAML or JSON)::
+
+    name: research-demo
+    turns:
+      - tool_calls: [{name: fetch_page, arguments: {url: "http://..."}}]
+      - content: '{"goals": ["..."], ...}'
+      - fault: rate_limit        # 429 + Retry-After for the first `times` requests, then the reply
+        retry_after: 1
+        times: 1
+        content: '...'
+      - fault: server_error      # 500 for the first `times` requests
+      - fault: invalid_json      # the content, cut in half (no longer JSON)
+      - tool_calls: [{name: fetch_page, arguments_raw: '{"url": '}]   # malformed arguments
+        repeat: true             # answer every later turn with this one (an endless loop)
+
+Misbehaviour like OpenAI: wrong/missing key → 401, unknown model → 404 ``model_not_found``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Any, Literal
+
+import uvicorn
+import yaml
+from pydantic import BaseModel, Field
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from prefect_autodata.errors import ConfigError, TerminalError
+from prefect_autodata.sandbox.server import free_port
+
+
+class ScriptedToolCall(BaseModel):
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    arguments_raw: str | None = None  # sent verbatim (malformed JSON on cue)
+
+    def wire_arguments(self) -> str:
+        return self.arguments_raw if self.arguments_raw is not None else json.dumps(self.arguments)
+
+
+class Turn(BaseModel):
+    content: str | None = None
+    tool_calls: list[ScriptedToolCall] = Field(default_factory=list)
+    match: str | None = None
+    fault: Literal["rate_limit", "server_error", "invalid_json"] | None = None
+    times: int = Field(default=1, ge=1)
+    retry_after: float = 1.0
+    repeat: bool = False
+
+
+class Script(BaseModel):
+    name: str
+    turns: list[Turn] = Field(min_length=1)
+
+    @classmethod
+    def load(cls, path: Path | str) -> Script:
+        path = Path(path)
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except (OSError, yaml.YAMLError) as exc:
+            raise ConfigError(f"cannot read script {path}: {exc}") from exc
+        return cls.model_validate(data)
+
+
+def _err(
+    status: int, message: str, type_: str, code: str | None, headers: dict | None = None
+) -> JSONResponse:
+    body = {"error": {"message": message, "type": type_, "param": None, "code": code}}
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def _count(text: str) -> int:
+    from prefect_autodata.ohcache.tokens import count_tokens
+
+    return count_tokens(text)
+
+
+class ScriptedOpenAI:
+    """The ASGI app and its state (fault counters, received requests)."""
+
+    def __init__(self, scripts: list[Script], api_key: str | None) -> None:
+        self.scripts = {s.name: s for s in scripts}
+        self.api_key = api_key
+        self.requests: list[dict[str, Any]] = []
+        self._hits: dict[tuple[str, int], int] = {}
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+        self.app = Starlette(
+            routes=[
+                Route("/v1/models", self.models, methods=["GET"]),
+                Route("/v1/chat/completions", self.chat, methods=["POST"]),
+            ]
+        )
+
+    def reset(self) -> None:
+        with self._lock:
+            self.requests.clear()
+            self._hits.clear()
+
+    def _auth(self, request: Request) -> Response | None:
+        if self.api_key is None:
+            return None
+        header = request.headers.get("authorization", "")
+        if not header.startswith("Bearer ") or not header[7:].strip():
+            return _err(
+                401,
+                "You didn't provide an API key. Send it as 'Authorization: Bearer KEY'.",
+                "invalid_request_error",
+                None,
+            )
+        if header[7:].strip() != self.api_key:
+            return _err(401, "Incorrect API key provided.", "invalid_request_error", "invalid_api_key")
+        return None
+
+    async def models(self, request: Request) -> Response:
+        if (denied := self._auth(request)) is not None:
+            return denied
+        data = [
+            {"id": n, "object": "model", "created": 0, "owned_by": "autodata-sandbox"} for n in self.scripts
+        ]
+        return JSONResponse({"object": "list", "data": data})
+
+    def _pick(self, script: Script, messages: list[dict]) -> tuple[int, Turn] | None:
+        last = messages[-1] if messages else {}
+        last_text = (
+            last.get("content") if isinstance(last.get("content"), str) else json.dumps(last.get("content"))
+        )
+        for i, t in enumerate(script.turns):
+            if t.match and last_text and t.match in last_text:
+                return i, t
+        n = sum(1 for m in messages if m.get("role") == "assistant")
+        if n < len(script.turns):
+            return n, script.turns[n]
+        if script.turns[-1].repeat:
+            return len(script.turns) - 1, script.turns[-1]
+        return None
+
+    async def chat(self, request: Request) -> Response:
+        if (denied := self._auth(request)) is not None:
+            return denied
+        try:
+            body = await request.json()
+        except ValueError:
+            return _err(
+                400, "We could not parse the JSON body of your request.", "invalid_request_error", None
+            )
+        if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
+            return _err(400, "'messages' is a required property", "invalid_request_error", None)
+        model = body.get("model")
+        with self._lock:
+            self.requests.append(body)
+        script = self.scripts.get(model or "")
+        if script is None:
+            return _err(
+                404,
+                f"The model `{model}` does not exist or you do not have access to it.",
+                "invalid_request_error",
+                "model_not_found",
+            )
+        picked = self._pick(script, body["messages"])
+        if picked is None:
+            return _err(
+                400,
+                f"scripted conversation {script.name!r} has no further turn",
+                "invalid_request_error",
+                None,
+            )
+        index, turn = picked
+        with self._lock:
+            hits = self._hits[(script.name, index)] = self._hits.get((script.name, index), 0) + 1
+        if turn.fault == "rate_limit" and hits <= turn.times:
+            return _err(
+                429,
+                "Rate limit reached for requests. Please try again later.",
+                "requests",
+                "rate_limit_exceeded",
+                headers={
+                    "retry-after": f"{turn.retry_after:g}",
+                    "retry-after-ms": f"{int(turn.retry_after * 1000)}",
+                },
+            )
+        if turn.fault == "server_error" and hits <= turn.times:
+            return _err(500, "The server had an error while processing your request.", "server_error", None)
+        content = turn.content
+        if turn.fault == "invalid_json" and content:
+            content = content[: max(1, len(content) // 2)]
+        prompt_tokens = _count(json.dumps(body["messages"]))
+        tool_calls = [
+            {
+                "id": f"call_{next(self._ids)}",
+                "type": "function",
+                "function": {"name": c.name, "arguments": c.wire_arguments()},
+            }
+            for c in turn.tool_calls
+        ]
+        completion_tokens = (
+            _count((content or "") + "".join(c["function"]["arguments"] for c in tool_calls)) + 1
+        )
+        usage = {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        }
+        finish = "tool_calls" if tool_calls else "stop"
+        cid = f"chatcmpl-scripted-{next(self._ids)}"
+        if body.get("stream"):
+            include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
+            return StreamingResponse(
+                self._stream(cid, model, content, tool_calls, finish, usage if include_usage else None),
+                media_type="text/event-stream",
+            )
+        message: dict[str, Any] = {"role": "assistant", "content": content}
+        if tool_calls:
+            message["tool_calls"] = tool_calls
+        return JSONResponse(
+            {
+                "id": cid,
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": model,
+                "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
+                "usage": usage,
+            }
+        )
+
+    async def _stream(self, cid, model, content, tool_calls, finish, usage):
+        def chunk(delta: dict | None, finish_reason=None, usage_=None, choices=True) -> str:
+            obj: dict[str, Any] = {
+                "id": cid,
+                "object": "chat.completion.chunk",
+                "created": int(time.time()),
+                "model": model,
+            }
+            obj["choices"] = (
+                [{"index": 0, "delta": delta or {}, "finish_reason": finish_reason}] if choices else []
+            )
+            if usage_ is not None:
+                obj["usage"] = usage_
+            return f"data: {json.dumps(obj)}\n\n"
+
+        yield chunk({"role": "assistant", "content": ""})
+        if content:
+            for i in range(0, len(content), 16):
+                yield chunk({"content": content[i : i + 16]})
+                await asyncio.sleep(0)
+        for n, call in enumerate(tool_calls):
+            yield chunk(
+                {
+                    "tool_calls": [
+                        {
+                            "index": n,
+                            "id": call["id"],
+                            "type": "function",
+                            "function": {"name": call["function"]["name"], "arguments": ""},
+                        }
+                    ]
+                }
+            )
+            args = call["function"]["arguments"]
+            for i in range(0, len(args), 16):
+                yield chunk({"tool_calls": [{"index": n, "function": {"arguments": args[i : i + 16]}}]})
+        yield chunk({}, finish_reason=finish)
+        if usage is not None:
+            yield chunk(None, usage_=usage, choices=False)
+        yield "data: [DONE]\n\n"
+
+
+class ScriptedOpenAIServer:
+    """Runs ``ScriptedOpenAI`` on a real loopback socket; ``base_url`` ends in ``/v1`` like OpenAI's."""
+
+    def __init__(
+        self,
+        scripts: list[Script | dict | Path | str],
+        *,
+        api_key: str | None = "sk-scripted-0000",
+        host: str = "127.0.0.1",
+        port: int = 0,
+    ) -> None:
+        loaded = [
+            s
+            if isinstance(s, Script)
+            else Script.model_validate(s)
+            if isinstance(s, dict)
+            else Script.load(s)
+            for s in scripts
+        ]
+        self.state = ScriptedOpenAI(loaded, api_key)
+        self.host = host
+        self.port = port or free_port(host)
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{self.host}:{self.port}/v1"
+
+    @property
+    def requests(self) -> list[dict[str, Any]]:
+        return self.state.requests
+
+    def reset(self) -> None:
+        self.state.reset()
+
+    def start(self) -> ScriptedOpenAIServer:
+        config = uvicorn.Config(
+            self.state.app, host=self.host, port=self.port, log_level="warning", access_log=False
+        )
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, name="autodata-openai", daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + 30
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise TerminalError(f"scripted OpenAI server failed to start on {self.base_url}")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+
+    def __enter__(self) -> ScriptedOpenAIServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
