@@ -1,0 +1,408 @@
+"""Checks with no native form in GE or pandera, written once (vectorised pandas) and exposed to both.
+
+The same functions back the custom Great Expectations expectations (``register_gx``) and the
+pandera registered checks (``register_pandera``), so the two engines cannot disagree on what
+"complete" or "fresh" means. Registration makes custom checks survive pandera's YAML
+round-trip and lets GE suites that name them load from JSON.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import operator
+from functools import cache
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+OPS = {">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator.lt, "==": operator.eq}
+
+# --------------------------------------------------------------------------- core (pure pandas)
+
+_LOGICAL_OK = {
+    "string": {"string"},
+    "integer": {"integer"},
+    "float": {"float", "integer"},
+    "number": {"float", "integer"},
+    "boolean": {"boolean"},
+    "date": {"date", "datetime"},
+    "datetime": {"datetime", "date"},
+}
+
+
+def logical_type(s: pd.Series) -> str:
+    """The logical type of a column: string, integer, float, boolean, date, datetime, mixed or empty.
+
+    Typed dtypes answer directly; object columns are inferred from a sample of non-null values
+    (cheap on millions of rows).
+    """
+    dtype = s.dtype
+    if pd.api.types.is_bool_dtype(dtype):
+        return "boolean"
+    if pd.api.types.is_integer_dtype(dtype):
+        return "integer"
+    if pd.api.types.is_float_dtype(dtype):
+        return "float"
+    if pd.api.types.is_datetime64_any_dtype(dtype):
+        return "datetime"
+    sample = s.dropna()
+    if sample.empty:
+        return "empty"
+    if len(sample) > 2000:
+        sample = pd.concat([sample.iloc[:1000], sample.iloc[-1000:]])
+    inferred = pd.api.types.infer_dtype(sample, skipna=True)
+    return {
+        "string": "string",
+        "integer": "integer",
+        "floating": "float",
+        "mixed-integer-float": "float",
+        "decimal": "float",
+        "boolean": "boolean",
+        "date": "date",
+        "datetime": "datetime",
+        "datetime64": "datetime",
+    }.get(inferred, "mixed")
+
+
+def type_matches(observed: str, expected: str) -> bool:
+    return expected == "any" or observed == "empty" or observed in _LOGICAL_OK.get(expected, {expected})
+
+
+def to_dates(s: pd.Series) -> pd.Series:
+    """Dates as datetime64 (NaT where unparseable); accepts date objects, ISO strings or datetimes."""
+    if pd.api.types.is_datetime64_any_dtype(s.dtype):
+        return s.dt.tz_localize(None) if getattr(s.dt, "tz", None) is not None else s
+    try:
+        return pd.to_datetime(s, errors="coerce", format="ISO8601")
+    except (TypeError, ValueError):
+        return pd.to_datetime(s.astype("string"), errors="coerce", format="mixed")
+
+
+def weekday_ok(s: pd.Series) -> pd.Series:
+    """True where the date is Monday-Friday or missing (nulls are the not-null check's business)."""
+    d = to_dates(s)
+    return d.isna() | (d.dt.dayofweek < 5)
+
+
+def compare_ok(df: pd.DataFrame, left: str, op: str, right: str) -> pd.Series:
+    """True where ``left op right`` holds or either side is missing."""
+    a, b = df[left], df[right]
+    missing = a.isna() | b.isna()
+    with np.errstate(invalid="ignore"):
+        return missing | OPS[op](a, b).fillna(False).astype(bool)
+
+
+def range_ok(s: pd.Series, lo: Any, hi: Any) -> pd.Series:
+    """True where lo <= value <= hi or the value is missing; dates compare as dates."""
+    if isinstance(lo, (dt.date, str)) or isinstance(hi, (dt.date, str)):
+        v = to_dates(s)
+        lo = pd.Timestamp(lo) if lo is not None else None
+        hi = pd.Timestamp(hi) if hi is not None else None
+    else:
+        v = pd.to_numeric(s, errors="coerce")
+    ok = pd.Series(True, index=s.index)
+    if lo is not None:
+        ok &= v >= lo
+    if hi is not None:
+        ok &= v <= hi
+    return ok | s.isna()
+
+
+def _domain(df: pd.DataFrame, col: str, domain: dict) -> tuple[pd.Index, pd.Series]:
+    """Expected values of one key column and the column's values, normalised to compare."""
+    values = domain.get("values")
+    start, end = domain.get("start"), domain.get("end")
+    if start and end:
+        freq = "B" if domain.get("weekdays_only", True) else "D"
+        days = pd.date_range(pd.Timestamp(start), pd.Timestamp(end), freq=freq)
+        exclude = pd.DatetimeIndex([pd.Timestamp(x) for x in domain.get("exclude") or []])
+        return days.difference(exclude), to_dates(df[col]).dt.normalize()
+    if values is not None:
+        return pd.Index(pd.unique(pd.Series(values))), df[col]
+    return pd.Index(df[col].dropna().unique()), df[col]
+
+
+def completeness(df: pd.DataFrame, keys: dict[str, dict], min_fraction: float = 1.0) -> dict[str, Any]:
+    """How many expected key combinations (the product of the key domains) are present."""
+    missing_cols = [c for c in keys if c not in df.columns]
+    if missing_cols:
+        return {"success": False, "expected": None, "present": 0, "missing": None, "fraction": 0.0,
+                "missing_examples": [], "error": f"missing key columns {missing_cols}"}  # fmt: skip
+    domains, cols = [], {}
+    for col, domain in keys.items():
+        idx, values = _domain(df, col, domain or {})
+        domains.append(idx)
+        cols[col] = values
+    expected = int(np.prod([len(d) for d in domains], dtype=np.int64)) if domains else 0
+    frame = pd.DataFrame(cols)
+    inside = pd.Series(True, index=frame.index)
+    for col, idx in zip(keys, domains, strict=True):
+        inside &= frame[col].isin(idx)
+    present = int(frame[inside].drop_duplicates().shape[0])
+    fraction = 1.0 if expected == 0 else present / expected
+    examples: list[Any] = []
+    if present < expected:
+        full = pd.MultiIndex.from_product(domains, names=list(keys))
+        have = pd.MultiIndex.from_frame(frame[inside].drop_duplicates()) if len(keys) > 1 else None
+        gap = (
+            full.difference(have)
+            if have is not None
+            else pd.Index(domains[0]).difference(frame[inside].iloc[:, 0])
+        )
+        for item in list(gap[:5]):
+            item = item if isinstance(item, tuple) else (item,)
+            examples.append([_plain(x) for x in item])
+    return {"success": fraction >= min_fraction, "expected": expected, "present": present,
+            "missing": expected - present, "fraction": round(fraction, 6), "missing_examples": examples}  # fmt: skip
+
+
+def freshness(s: pd.Series, max_age_days: int, as_of: Any = None) -> dict[str, Any]:
+    """Age in days of the latest date in the column, judged against ``as_of`` (default today, UTC)."""
+    d = to_dates(s).dropna()
+    ref = pd.Timestamp(as_of) if as_of else pd.Timestamp(dt.datetime.now(dt.UTC).date())
+    if d.empty:
+        return {"success": False, "latest": None, "age_days": None, "as_of": ref.date().isoformat()}
+    latest = d.max().normalize()
+    age = int((ref.normalize() - latest).days)
+    return {"success": age <= max_age_days, "latest": latest.date().isoformat(), "age_days": age,
+            "as_of": ref.date().isoformat()}  # fmt: skip
+
+
+def schema_drift(df: pd.DataFrame, previous_columns: dict[str, str]) -> dict[str, Any]:
+    """New, missing and retyped columns against the previous run's profile (never applied silently)."""
+    now = {c: logical_type(df[c]) for c in df.columns}
+    new = sorted(set(now) - set(previous_columns))
+    missing = sorted(set(previous_columns) - set(now))
+    retyped = {
+        c: f"{previous_columns[c]} -> {now[c]}"
+        for c in now
+        if c in previous_columns
+        and now[c] != previous_columns[c]
+        and "empty" not in (now[c], previous_columns[c])
+        and {now[c], previous_columns[c]} != {"integer", "float"}  # a null turns ints into floats
+    }
+    return {"success": not (new or missing or retyped), "new": new, "missing": missing, "retyped": retyped}
+
+
+def profile(df: pd.DataFrame) -> dict[str, Any]:
+    """What drift compares next time: row count, and per column its logical type and null rate."""
+    n = len(df)
+    nulls = df.isna().sum()
+    return {
+        "row_count": n,
+        "columns": {
+            str(c): {"type": logical_type(df[c]), "null_rate": round(float(nulls[c]) / n, 6) if n else 0.0}
+            for c in df.columns
+        },
+    }
+
+
+def _plain(x: Any) -> Any:
+    if isinstance(x, pd.Timestamp):
+        return x.date().isoformat() if x == x.normalize() else x.isoformat()
+    if isinstance(x, dt.date):
+        return x.isoformat()
+    if isinstance(x, np.generic):
+        return x.item()
+    return x
+
+
+# --------------------------------------------------------------------------- pandera
+
+
+@cache
+def register_pandera() -> None:
+    """Register our checks with pandera so schemas that use them round-trip through YAML."""
+    from pandera import extensions
+
+    @extensions.register_check_method(statistics=["dtype"], supported_types=pd.Series)
+    def autodata_logical_type(s: pd.Series, *, dtype: str) -> bool:
+        return type_matches(logical_type(s), dtype)
+
+    @extensions.register_check_method(statistics=["max_fraction"], supported_types=pd.Series)
+    def autodata_null_fraction(s: pd.Series, *, max_fraction: float) -> bool:
+        return bool(len(s) == 0 or s.isna().mean() <= max_fraction)
+
+    @extensions.register_check_method(statistics=[], supported_types=pd.Series)
+    def autodata_weekday(s: pd.Series) -> pd.Series:
+        return weekday_ok(s)
+
+    @extensions.register_check_method(statistics=["min_value", "max_value"], supported_types=pd.Series)
+    def autodata_date_range(s: pd.Series, *, min_value: Any, max_value: Any) -> pd.Series:
+        return range_ok(s, min_value or None, max_value or None)
+
+    @extensions.register_check_method(statistics=["max_age_days", "as_of"], supported_types=pd.Series)
+    def autodata_freshness(s: pd.Series, *, max_age_days: int, as_of: Any) -> bool:
+        return bool(freshness(s, max_age_days, as_of or None)["success"])
+
+    @extensions.register_check_method(statistics=["left", "op", "right"], supported_types=pd.DataFrame)
+    def autodata_compare(df: pd.DataFrame, *, left: str, op: str, right: str) -> pd.Series:
+        if left not in df.columns or right not in df.columns:
+            return pd.Series(False, index=df.index)
+        return compare_ok(df, left, op, right)
+
+    @extensions.register_check_method(statistics=["min_value", "max_value"], supported_types=pd.DataFrame)
+    def autodata_row_count(df: pd.DataFrame, *, min_value: Any, max_value: Any) -> bool:
+        n = len(df)
+        return (min_value is None or n >= min_value) and (max_value is None or n <= max_value)
+
+    @extensions.register_check_method(statistics=["keys", "min_fraction"], supported_types=pd.DataFrame)
+    def autodata_completeness(df: pd.DataFrame, *, keys: dict, min_fraction: float) -> bool:
+        return bool(completeness(df, keys, min_fraction)["success"])
+
+    @extensions.register_check_method(statistics=["previous_columns"], supported_types=pd.DataFrame)
+    def autodata_schema_drift(df: pd.DataFrame, *, previous_columns: dict) -> bool:
+        return bool(schema_drift(df, previous_columns)["success"])
+
+
+# --------------------------------------------------------------------------- Great Expectations
+
+
+@cache
+def register_gx() -> dict[str, type]:
+    """Define our custom GE expectations (and their metrics) once per process; GE registers them by name."""
+    from great_expectations.core.metric_domain_types import MetricDomainTypes
+    from great_expectations.execution_engine import PandasExecutionEngine
+    from great_expectations.expectations.expectation import BatchExpectation, ColumnMapExpectation
+    from great_expectations.expectations.metrics import ColumnMapMetricProvider, column_condition_partial
+    from great_expectations.expectations.metrics.metric_provider import metric_value
+    from great_expectations.expectations.metrics.table_metric_provider import TableMetricProvider
+
+    def _table(execution_engine, metric_domain_kwargs) -> pd.DataFrame:
+        df, _, _ = execution_engine.get_compute_domain(
+            metric_domain_kwargs, domain_type=MetricDomainTypes.TABLE
+        )
+        return df
+
+    class ColumnValuesAutodataWeekday(ColumnMapMetricProvider):
+        condition_metric_name = "column_values.autodata_weekday"
+
+        @column_condition_partial(engine=PandasExecutionEngine)
+        def _pandas(cls, column, **kwargs):
+            return weekday_ok(column)
+
+    class ExpectColumnValuesToBeWeekdays(ColumnMapExpectation):
+        """Expect dates to fall on Monday to Friday (no weekend rows in trading data)."""
+
+        map_metric = "column_values.autodata_weekday"
+        success_keys = ("mostly",)
+
+    class ColumnValuesAutodataDateBetween(ColumnMapMetricProvider):
+        condition_metric_name = "column_values.autodata_date_between"
+        condition_value_keys = ("min_value", "max_value")
+
+        @column_condition_partial(engine=PandasExecutionEngine)
+        def _pandas(cls, column, min_value=None, max_value=None, **kwargs):
+            return range_ok(column, min_value, max_value)
+
+    class ExpectColumnValuesToBeBetweenDates(ColumnMapExpectation):
+        """Expect dates (date objects, ISO strings or datetimes) to lie within [min_value, max_value]."""
+
+        min_value: str | None = None
+        max_value: str | None = None
+        map_metric = "column_values.autodata_date_between"
+        success_keys = ("min_value", "max_value", "mostly")
+
+    def _table_metric(name: str, keys: tuple[str, ...], fn):
+        attrs = {"metric_name": name, "value_keys": keys}
+
+        def _pandas(
+            cls, execution_engine, metric_domain_kwargs, metric_value_kwargs, metrics, runtime_configuration
+        ):
+            return fn(
+                _table(execution_engine, metric_domain_kwargs),
+                **{k: metric_value_kwargs.get(k) for k in keys},
+            )
+
+        attrs["_pandas"] = metric_value(engine=PandasExecutionEngine)(_pandas)
+        return type(f"Table{name.split('.')[-1].title().replace('_', '')}", (TableMetricProvider,), attrs)
+
+    _table_metric(
+        "table.autodata_logical_type",
+        ("column", "dtype"),
+        lambda df, column, dtype: {
+            "present": column in df.columns,
+            "observed": logical_type(df[column]) if column in df.columns else None,
+        },
+    )
+    _table_metric(
+        "table.autodata_completeness",
+        ("keys", "min_fraction"),
+        lambda df, keys, min_fraction: completeness(df, keys, min_fraction),
+    )
+    _table_metric(
+        "table.autodata_freshness",
+        ("column", "max_age_days", "as_of"),
+        lambda df, column, max_age_days, as_of: (
+            freshness(df[column], max_age_days, as_of)
+            if column in df.columns
+            else {"success": False, "latest": None, "error": f"column {column!r} is missing"}
+        ),
+    )
+    _table_metric(
+        "table.autodata_schema_drift",
+        ("previous_columns",),
+        lambda df, previous_columns: schema_drift(df, previous_columns),
+    )
+
+    class ExpectColumnToHaveLogicalType(BatchExpectation):
+        """Expect a column to exist and hold values of a logical type (string, integer, float, date, ...)."""
+
+        column: str
+        dtype: str
+        metric_dependencies = ("table.autodata_logical_type",)
+        success_keys = ("column", "dtype")
+
+        def _validate(self, metrics, runtime_configuration=None, execution_engine=None):
+            m = metrics["table.autodata_logical_type"]
+            ok = m["present"] and type_matches(m["observed"], self.dtype)
+            return {
+                "success": ok,
+                "result": {"observed_value": m["observed"] if m["present"] else "missing column"},
+            }
+
+    class ExpectTableKeysToBeComplete(BatchExpectation):
+        """Expect every combination of the key domains (e.g. tickers x trading days) to be present."""
+
+        keys: dict
+        min_fraction: float = 1.0
+        metric_dependencies = ("table.autodata_completeness",)
+        success_keys = ("keys", "min_fraction")
+
+        def _validate(self, metrics, runtime_configuration=None, execution_engine=None):
+            m = metrics["table.autodata_completeness"]
+            return {"success": bool(m["success"]), "result": {"observed_value": m}}
+
+    class ExpectColumnMaxToBeFresh(BatchExpectation):
+        """Expect the latest date in a column to be at most ``max_age_days`` old."""
+
+        column: str
+        max_age_days: int
+        as_of: str | None = None
+        metric_dependencies = ("table.autodata_freshness",)
+        success_keys = ("column", "max_age_days", "as_of")
+
+        def _validate(self, metrics, runtime_configuration=None, execution_engine=None):
+            m = metrics["table.autodata_freshness"]
+            return {"success": bool(m["success"]), "result": {"observed_value": m}}
+
+    class ExpectTableSchemaToMatchPrevious(BatchExpectation):
+        """Expect no new, missing or retyped columns compared with the previous run."""
+
+        previous_columns: dict
+        metric_dependencies = ("table.autodata_schema_drift",)
+        success_keys = ("previous_columns",)
+
+        def _validate(self, metrics, runtime_configuration=None, execution_engine=None):
+            m = metrics["table.autodata_schema_drift"]
+            return {"success": bool(m["success"]), "result": {"observed_value": m}}
+
+    return {
+        "weekdays": ExpectColumnValuesToBeWeekdays,
+        "date_range": ExpectColumnValuesToBeBetweenDates,
+        "logical_type": ExpectColumnToHaveLogicalType,
+        "completeness": ExpectTableKeysToBeComplete,
+        "freshness": ExpectColumnMaxToBeFresh,
+        "schema_drift": ExpectTableSchemaToMatchPrevious,
+    }

@@ -1,0 +1,164 @@
+"""Enforcement at landing: run GE and/or pandera on a batch, normalise the results, apply the policy.
+
+The runtime calls ``enforce`` before writing anything; it lands ``result.good``, writes
+``result.quarantined`` to ``<table>__quarantine`` and ``result.results`` to ``_autodata_checks``.
+
+Policy: ``fail`` lands nothing when an error-severity check fails; ``quarantine`` moves the rows
+that row-level checks blame aside and lands the rest (a failing table-level check, such as a
+missing column or an incomplete key set, cannot be pinned on rows, so the batch fails); ``warn``
+lands everything and records the failures. Warn-severity checks never block.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import pandas as pd
+
+from prefect_autodata.errors import ConfigError
+from prefect_autodata.expectations.custom import profile
+from prefect_autodata.expectations.results import CheckResult
+from prefect_autodata.expectations.spec import CheckSpec
+from prefect_autodata.workspace import Workspace
+
+Status = Literal["passed", "warned", "quarantined", "failed"]
+FAILED_CHECKS_COLUMN = "_autodata_failed_checks"
+__all__ = ["EnforcementResult", "enforce", "profile", "FAILED_CHECKS_COLUMN"]
+
+
+@dataclass
+class EnforcementResult:
+    """What landing needs: the rows to land, the rows to set aside (with reasons), and the verdict."""
+
+    good: pd.DataFrame
+    quarantined: pd.DataFrame
+    checks: list[CheckResult]
+    status: Status
+    run_id: str
+    policy: str
+    profile: dict[str, Any] = field(default_factory=dict)
+    docs_path: Path | None = None
+    gx_result: Any = field(default=None, repr=False)
+
+    @property
+    def results(self) -> list[dict[str, Any]]:
+        """One dict per (check, engine): check, engine, passed, observed, failing_rows (+ severity, kind, message)."""
+        return [c.as_row() for c in self.checks]
+
+    @property
+    def failed(self) -> list[CheckResult]:
+        return [c for c in self.checks if not c.passed]
+
+    def failed_names(self) -> list[str]:
+        return sorted({c.check for c in self.failed})
+
+    def summary(self) -> str:
+        failed = self.failed_names()
+        head = f"{self.status}: {len(self.good)} rows to land, {len(self.quarantined)} quarantined"
+        return head + (f"; failed checks: {', '.join(failed)}" if failed else "")
+
+
+def enforce(
+    df: pd.DataFrame,
+    checks: CheckSpec,
+    *,
+    engines: Literal["both", "gx", "pandera"] = "both",
+    policy: Literal["fail", "quarantine", "warn"] | None = None,
+    previous: dict | None = None,
+    workspace: Workspace | None = None,
+    run_id: str | None = None,
+) -> EnforcementResult:
+    """Validate ``df`` against ``checks`` with the chosen engines and split it by the policy.
+
+    ``previous`` is ``profile()`` of the last landed batch (drift checks need it). With a
+    ``workspace`` the run's Data Docs page is built and its path returned in ``docs_path``.
+    """
+    if engines not in ("both", "gx", "pandera"):
+        raise ConfigError(f"engines must be 'both', 'gx' or 'pandera', not {engines!r}")
+    policy = policy or checks.policy
+    if policy not in ("fail", "quarantine", "warn"):
+        raise ConfigError(f"policy must be 'fail', 'quarantine' or 'warn', not {policy!r}")
+    if not isinstance(df, pd.DataFrame):
+        raise ConfigError(f"enforce needs a pandas DataFrame, got {type(df).__name__}")
+    run_id = run_id or uuid.uuid4().hex[:12]
+    frame = df.reset_index(drop=True)
+    columns = [str(c) for c in frame.columns]
+
+    results: list[CheckResult] = []
+    gx_result = None
+    if engines in ("both", "pandera"):
+        from prefect_autodata.expectations.to_pandera import validate_pandera
+
+        results += validate_pandera(frame, checks, previous=previous, columns=columns)
+    if engines in ("both", "gx"):
+        from prefect_autodata.expectations.to_gx import validate_gx
+
+        gx_results, gx_result = validate_gx(frame, checks, previous=previous, columns=columns, run_id=run_id)
+        results += gx_results
+
+    status, bad_rows = _verdict(results, policy, len(frame))
+    if status == "failed":
+        good, quarantined = frame.iloc[0:0], _with_reasons(frame.iloc[0:0], {})
+    elif bad_rows:
+        reasons = _reasons(results)
+        mask = frame.index.isin(sorted(bad_rows))
+        good = frame.loc[~mask]
+        quarantined = _with_reasons(frame.loc[mask], reasons)
+    else:
+        good, quarantined = frame, _with_reasons(frame.iloc[0:0], {})
+
+    result = EnforcementResult(
+        good=good,
+        quarantined=quarantined,
+        checks=results,
+        status=status,
+        run_id=run_id,
+        policy=policy,
+        profile=profile(frame),
+        gx_result=gx_result,
+    )
+    if workspace is not None and gx_result is not None:
+        from prefect_autodata.expectations.report import build_data_docs
+
+        result.docs_path = build_data_docs(gx_result, checks, workspace, run_id=run_id, status=status)
+    return result
+
+
+def _verdict(results: list[CheckResult], policy: str, n_rows: int) -> tuple[Status, set[int]]:
+    """Decide the run status and which row positions to quarantine."""
+    blocking = [r for r in results if not r.passed and r.severity == "error"]
+    warned = [r for r in results if not r.passed and r.severity == "warn"]
+    if not blocking:
+        return ("warned" if warned else "passed"), set()
+    if policy == "warn":
+        return "warned", set()
+    if policy == "fail":
+        return "failed", set()
+    bad: set[int] = set()
+    for r in blocking:
+        if not r.failing_index:
+            return "failed", set()  # table-level failure: rows cannot be blamed
+        bad.update(r.failing_index)
+    if len(bad) >= n_rows:
+        return "failed", set()
+    return "quarantined", bad
+
+
+def _reasons(results: list[CheckResult]) -> dict[int, set[str]]:
+    out: dict[int, set[str]] = {}
+    for r in results:
+        if not r.passed and r.severity == "error":
+            for i in r.failing_index:
+                out.setdefault(i, set()).add(r.check)
+    return out
+
+
+def _with_reasons(rows: pd.DataFrame, reasons: dict[int, set[str]]) -> pd.DataFrame:
+    rows = rows.copy()
+    rows[FAILED_CHECKS_COLUMN] = pd.Series(
+        [",".join(sorted(reasons.get(i, ()))) for i in rows.index], index=rows.index, dtype="object"
+    )
+    return rows

@@ -1,0 +1,401 @@
+"""CheckSpec -> Great Expectations 1.x ExpectationSuite (JSON under the workspace's ``expectations/``).
+
+Compilation is a pure function producing the suite's JSON form, so it needs no GE import and no
+context; ``load_suite`` turns it into a real ``ExpectationSuite``. Every expectation carries
+``meta.autodata_check`` so results map back to the CheckSpec check that asked for them. Checks
+with no native expectation use our custom expectations (``custom.register_gx``), never dropped.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import threading
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from prefect_autodata.errors import ConfigError
+from prefect_autodata.expectations.results import CheckResult
+from prefect_autodata.expectations.spec import (
+    AllowedValuesCheck,
+    CheckSpec,
+    ColumnCheck,
+    CompareCheck,
+    CompletenessCheck,
+    DriftCheck,
+    FreshnessCheck,
+    NotNullCheck,
+    RangeCheck,
+    RegexCheck,
+    RowCountCheck,
+    UniqueCheck,
+    WeekdayCheck,
+)
+from prefect_autodata.workspace import Workspace
+
+#: expectation types that evaluate row by row (GE can name the failing rows)
+ROW_LEVEL_TYPES = frozenset(
+    {
+        "expect_column_values_to_not_be_null",
+        "expect_column_values_to_be_unique",
+        "expect_compound_columns_to_be_unique",
+        "expect_column_values_to_be_between",
+        "expect_column_values_to_be_in_set",
+        "expect_column_values_to_match_regex",
+        "expect_column_pair_values_a_to_be_greater_than_b",
+        "expect_column_pair_values_to_be_equal",
+        "expect_column_values_to_be_weekdays",
+        "expect_column_values_to_be_between_dates",
+    }
+)
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, dt.date):
+        return v.isoformat()
+    if isinstance(v, dict):
+        return {k: _jsonable(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_jsonable(x) for x in v]
+    return v
+
+
+def _exp(type_: str, check, kw: dict[str, Any], name: str | None = None) -> dict[str, Any]:
+    return {
+        "type": type_,
+        "kwargs": {k: _jsonable(v) for k, v in kw.items() if v is not None},
+        "meta": {"autodata_check": name or check.check_name, "kind": check.kind, "severity": check.severity},
+    }
+
+
+def expectations_for(
+    check, spec: CheckSpec, previous: dict | None = None, columns: list[str] | None = None
+) -> list[dict]:
+    """The GE expectation configurations (JSON form) one check compiles to."""
+    if isinstance(check, ColumnCheck):
+        out = []
+        if check.required:
+            out.append(_exp("expect_column_to_exist", check, {"column": check.column}))
+        if check.dtype != "any":
+            out.append(
+                _exp(
+                    "expect_column_to_have_logical_type",
+                    check,
+                    {"column": check.column, "dtype": check.dtype},
+                )
+            )
+        return out
+    if isinstance(check, NotNullCheck):
+        mostly = 1.0 - check.max_null_fraction
+        return [
+            _exp(
+                "expect_column_values_to_not_be_null",
+                check,
+                {"column": check.column, "mostly": mostly if mostly < 1.0 else None},
+            )
+        ]
+    if isinstance(check, UniqueCheck):
+        if len(check.columns) == 1:
+            return [_exp("expect_column_values_to_be_unique", check, {"column": check.columns[0]})]
+        return [_exp("expect_compound_columns_to_be_unique", check, {"column_list": list(check.columns)})]
+    if isinstance(check, RangeCheck):
+        if isinstance(check.min, dt.date) or isinstance(check.max, dt.date):
+            return [
+                _exp(
+                    "expect_column_values_to_be_between_dates",
+                    check,
+                    {"column": check.column, "min_value": check.min, "max_value": check.max},
+                )
+            ]
+        return [
+            _exp(
+                "expect_column_values_to_be_between",
+                check,
+                {"column": check.column, "min_value": check.min, "max_value": check.max},
+            )
+        ]
+    if isinstance(check, AllowedValuesCheck):
+        return [
+            _exp(
+                "expect_column_values_to_be_in_set",
+                check,
+                {"column": check.column, "value_set": check.values},
+            )
+        ]
+    if isinstance(check, RegexCheck):
+        return [
+            _exp(
+                "expect_column_values_to_match_regex", check, {"column": check.column, "regex": check.pattern}
+            )
+        ]
+    if isinstance(check, CompareCheck):
+        if check.op == "==":
+            kw = {"column_A": check.left, "column_B": check.right, "ignore_row_if": "either_value_is_missing"}
+            return [_exp("expect_column_pair_values_to_be_equal", check, kw)]
+        a, b = (check.left, check.right) if check.op in (">=", ">") else (check.right, check.left)
+        kw = {
+            "column_A": a,
+            "column_B": b,
+            "or_equal": check.op in (">=", "<="),
+            "ignore_row_if": "either_value_is_missing",
+        }
+        return [_exp("expect_column_pair_values_a_to_be_greater_than_b", check, kw)]
+    if isinstance(check, RowCountCheck):
+        return [
+            _exp(
+                "expect_table_row_count_to_be_between",
+                check,
+                {"min_value": check.min, "max_value": check.max},
+            )
+        ]
+    if isinstance(check, CompletenessCheck):
+        keys = {k: d.model_dump(mode="json", exclude_defaults=True) for k, d in check.keys.items()}
+        return [
+            _exp(
+                "expect_table_keys_to_be_complete", check, {"keys": keys, "min_fraction": check.min_fraction}
+            )
+        ]
+    if isinstance(check, WeekdayCheck):
+        return [_exp("expect_column_values_to_be_weekdays", check, {"column": check.column})]
+    if isinstance(check, FreshnessCheck):
+        kw = {"column": check.column, "max_age_days": check.max_age_days, "as_of": check.as_of}
+        return [_exp("expect_column_max_to_be_fresh", check, kw)]
+    if isinstance(check, DriftCheck):
+        return _drift(check, previous, columns)
+    raise ConfigError(f"check {check.check_name!r}: kind {check.kind!r} has no Great Expectations form")
+
+
+def _drift(check: DriftCheck, previous: dict | None, columns: list[str] | None) -> list[dict]:
+    """Drift needs the previous run's profile; the first run has nothing to compare with."""
+    if not previous:
+        return []
+    out = []
+    base = check.check_name
+    prev_n = int(previous.get("row_count") or 0)
+    if check.max_row_count_change is not None and prev_n:
+        lo = max(0, math.floor(prev_n * (1 - check.max_row_count_change)))
+        hi = math.ceil(prev_n * (1 + check.max_row_count_change))
+        out.append(
+            _exp(
+                "expect_table_row_count_to_be_between",
+                check,
+                {"min_value": lo, "max_value": hi},
+                f"{base}:row_count",
+            )
+        )
+    prev_cols = previous.get("columns") or {}
+    if check.max_null_rate_increase is not None:
+        for col, info in prev_cols.items():
+            if columns is not None and col not in columns:
+                continue  # reported once by drift:columns instead
+            allowed = min(1.0, float(info.get("null_rate") or 0.0) + check.max_null_rate_increase)
+            if allowed >= 1.0:
+                continue
+            kw = {"column": col, "mostly": round(1.0 - allowed, 6)}
+            out.append(_exp("expect_column_values_to_not_be_null", check, kw, f"{base}:null_rate:{col}"))
+    if check.columns and prev_cols:
+        types = {c: info.get("type", "mixed") for c, info in prev_cols.items()}
+        out.append(
+            _exp(
+                "expect_table_schema_to_match_previous", check, {"previous_columns": types}, f"{base}:columns"
+            )
+        )
+    return out
+
+
+def compile_suite(
+    spec: CheckSpec, *, previous: dict | None = None, columns: list[str] | None = None
+) -> dict[str, Any]:
+    """CheckSpec -> the JSON form of a GE 1.x ExpectationSuite named after the collector."""
+    expectations: list[dict] = []
+    if spec.strict_columns:
+        declared = list(spec.columns())
+        expectations.append(
+            {
+                "type": "expect_table_columns_to_match_set",
+                "kwargs": {"column_set": declared, "exact_match": True},
+                "meta": {"autodata_check": "columns:strict", "kind": "column", "severity": "error"},
+            }
+        )
+    for check in spec.checks:
+        expectations.extend(expectations_for(check, spec, previous, columns))
+    return {
+        "name": spec.name,
+        "expectations": expectations,
+        "meta": {"autodata_checkspec_version": spec.version, "policy": spec.policy},
+        "notes": None,
+    }
+
+
+def save_suite(spec: CheckSpec, workspace: Workspace, *, previous: dict | None = None) -> Path:
+    """Write the suite JSON to ``<workspace>/expectations/<name>.json`` (atomically)."""
+    path = workspace.suite_path(spec.name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(compile_suite(spec, previous=previous), indent=2), encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def suite_from_json(data: dict[str, Any]):
+    """The JSON form -> a real ``great_expectations.ExpectationSuite`` (custom expectations registered)."""
+    import great_expectations as gx
+    from great_expectations.expectations.expectation_configuration import ExpectationConfiguration
+
+    from prefect_autodata.expectations.custom import register_gx
+
+    register_gx()
+    gx_context()  # GE needs an active project to build suites
+    expectations = []
+    for e in data["expectations"]:
+        try:
+            cfg = ExpectationConfiguration(type=e["type"], kwargs=e["kwargs"], meta=e.get("meta") or {})
+            expectations.append(cfg.to_domain_obj())
+        except Exception as exc:  # GE raises many types for bad kwargs; name the expectation
+            raise ConfigError(
+                f"suite {data['name']!r}: expectation {e.get('type')!r} is invalid: {exc}"
+            ) from exc
+    return gx.ExpectationSuite(name=data["name"], expectations=expectations, meta=data.get("meta") or {})
+
+
+def load_suite(path: str | Path):
+    """Read a suite JSON file written by ``save_suite`` (or edited by hand) back into GE."""
+    p = Path(path)
+    if not p.exists():
+        raise ConfigError(f"expectation suite {p} does not exist")
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{p}: not valid JSON: {exc}") from exc
+    return suite_from_json(data)
+
+
+# --------------------------------------------------------------------------- validation
+
+_gx_lock = threading.Lock()
+
+
+@cache
+def gx_context():
+    """One ephemeral GE context per process: building one is cheap, importing GE (~7 s) is not."""
+    import logging
+
+    import great_expectations as gx
+
+    from prefect_autodata.expectations.custom import register_gx
+
+    register_gx()
+    ctx = gx.get_context(mode="ephemeral")
+    try:
+        ctx.variables.progress_bars = {"globally": False, "metric_calculations": False}
+    except Exception:  # older/newer GE without this variable: progress bars only cost log noise
+        pass
+    logging.getLogger("great_expectations").setLevel(logging.ERROR)
+    return ctx
+
+
+def run_suite(frame: pd.DataFrame, suite, *, asset: str = "batch"):
+    """Validate a pandas frame with a GE suite through the shared context; returns GE's validation result."""
+    ctx = gx_context()
+    with _gx_lock:
+        ds = ctx.data_sources.add_or_update_pandas("autodata")
+        try:
+            a = ds.get_asset(asset)
+        except LookupError:
+            a = ds.add_dataframe_asset(asset)
+        try:
+            bd = a.get_batch_definition("whole")
+        except (LookupError, KeyError):
+            bd = a.add_batch_definition_whole_dataframe("whole")
+        batch = bd.get_batch(batch_parameters={"dataframe": frame})
+        return batch.validate(
+            suite, result_format={"result_format": "COMPLETE", "include_unexpected_rows": False}
+        )
+
+
+def validate_gx(
+    frame: pd.DataFrame,
+    spec: CheckSpec,
+    *,
+    previous: dict | None = None,
+    columns: list[str] | None = None,
+    run_id: str | None = None,
+    suite=None,
+) -> tuple[list[CheckResult], Any]:
+    """Validate with real GE and normalise per CheckSpec check; also return GE's own result (for Data Docs)."""
+    if suite is None:
+        suite = suite_from_json(compile_suite(spec, previous=previous, columns=columns))
+    res = run_suite(frame, suite, asset=spec.name)
+    grouped: dict[str, dict[str, Any]] = {}
+    order: list[str] = []
+    for r in res.results:
+        cfg = r.expectation_config
+        meta = cfg.meta or {}
+        name = meta.get("autodata_check") or cfg.type
+        if name not in grouped:
+            order.append(name)
+            grouped[name] = {
+                "passed": True,
+                "rows": set(),
+                "observed": None,
+                "count": 0,
+                "native": [],
+                "msg": [],
+            }
+            grouped[name]["kind"] = meta.get("kind", "unknown")
+            grouped[name]["severity"] = meta.get("severity", "error")
+        g = grouped[name]
+        g["native"].append(cfg.type)
+        result = r.result or {}
+        exc = (r.exception_info or {}) if isinstance(r.exception_info, dict) else {}
+        if exc.get("raised_exception"):
+            g["passed"] = False
+            g["msg"].append(f"{cfg.type} raised: {str(exc.get('exception_message'))[:200]}")
+            g["observed"] = g["observed"] or "error"
+            continue
+        if not r.success:
+            g["passed"] = False
+            idx = result.get("unexpected_index_list") or []
+            if cfg.type in ROW_LEVEL_TYPES:
+                g["rows"].update(int(i) for i in idx if isinstance(i, (int, np.integer)))
+            g["count"] += int(result.get("unexpected_count") or 0)
+            g["msg"].append(f"{cfg.type} failed")
+            if g["observed"] is None:
+                if "observed_value" in result:
+                    g["observed"] = _plain_json(result["observed_value"])
+                elif "partial_unexpected_list" in result:
+                    g["observed"] = {
+                        "unexpected_count": result.get("unexpected_count"),
+                        "unexpected_percent": result.get("unexpected_percent"),
+                        "examples": _plain_json(result.get("partial_unexpected_list", [])[:5]),
+                    }
+        elif g["observed"] is None and "observed_value" in result:
+            g["observed"] = _plain_json(result["observed_value"])
+    out = []
+    for name in order:
+        g = grouped[name]
+        rows = sorted(g["rows"])
+        out.append(
+            CheckResult(
+                check=name,
+                kind=g["kind"],
+                engine="gx",
+                passed=g["passed"],
+                severity=g["severity"],
+                observed=g["observed"],
+                failing_rows=len(rows) or g["count"],
+                failing_index=rows,
+                native=",".join(dict.fromkeys(g["native"])),
+                message="; ".join(g["msg"]),
+            )
+        )
+    return out, res
+
+
+def _plain_json(v: Any) -> Any:
+    return json.loads(json.dumps(v, default=str))
