@@ -1,0 +1,276 @@
+"""The Instruct2DS metric as a pure function: per-attribute precision/recall/F1, averaged over attributes.
+
+The rule (README "Scoring": each attribute of a record is a unit; numerics rounded to 4 decimals;
+P/R/F1 per attribute, then averaged):
+
+1. Columns are matched case-insensitively; ``fields`` (default: the truth's columns) are scored.
+   A field the prediction lacks scores P = R = F1 = 0; extra predicted columns are ignored.
+2. Every value is normalised (``normalise``): strip + collapse whitespace + Unicode NFC; numbers
+   (and numeric strings) rounded half-up to 4 decimals and printed canonically (82 == 82.0 == "82");
+   dates and timestamps at midnight → "YYYY-MM-DD" (also "March 29, 2024", "2024/03/29"...);
+   sandbox URLs ``http://127.0.0.1:PORT/<host>/<path>`` (any loopback host, any port) →
+   ``https://<host>/<path>``; author lists (a column named AUTHORS) → "First Last, First Last".
+   None, NaN and "" are *missing*: they are not units, neither in the truth nor in the prediction.
+3. Per attribute, truth and prediction are multisets of normalised non-missing values; true positives
+   are the multiset intersection. P = TP / |pred|, R = TP / |truth|, F1 their harmonic mean.
+   Both empty → 1.0 (nothing to find, nothing invented); one side empty → 0 on that side.
+4. ``precision``, ``recall`` and ``f1`` are the unweighted means over the scored attributes.
+5. Rows: whole records (tuples of normalised values over the scored fields, missing as a token)
+   matched as multisets → ``row_precision`` and ``row_recall``.
+
+Multisets (not record alignment) are what the benchmark scores: an attribute value is a fact, so a
+correct value counts even when the collector orders rows differently or a sibling attribute is wrong.
+Rows give the stricter, record-level view beside it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections import Counter
+from datetime import date, datetime
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import Any
+
+import pandas as pd
+from pydantic import BaseModel
+
+_MISSING = "\x00<missing>"
+_WS = re.compile(r"\s+")
+_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+_THOUSANDS = re.compile(r"^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$")
+_ISO_DT = re.compile(
+    r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$"
+)
+_SLASH_YMD = re.compile(r"^(\d{4})/(\d{1,2})/(\d{1,2})$")
+_SLASH_DMY = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
+_MONTHS = {
+    m: i
+    for i, names in enumerate(
+        [
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ],
+        start=1,
+    )
+    for m in names
+}
+_MDY = re.compile(r"^([A-Za-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})$")
+_DMY = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)?\s+([A-Za-z]+)\.?,?\s+(\d{4})$")
+_LOOPBACK_URL = re.compile(
+    r"^https?://(?:127(?:\.\d{1,3}){3}|localhost|\[::1\])(?::\d+)?/([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)(/.*)?$",
+    re.IGNORECASE,
+)
+_URL = re.compile(r"^(https?)://([^/?#]+)(.*)$", re.IGNORECASE)
+
+
+class AttributeScore(BaseModel):
+    """P/R/F1 of one attribute, with the multiset sizes they came from."""
+
+    precision: float
+    recall: float
+    f1: float
+    true_positives: int
+    predicted: int
+    expected: int
+
+
+class Score(BaseModel):
+    """The benchmark metric for one collected dataset against its ground truth."""
+
+    precision: float
+    recall: float
+    f1: float
+    per_attribute: dict[str, AttributeScore]
+    row_precision: float
+    row_recall: float
+    predicted_rows: int
+    expected_rows: int
+    missing_fields: list[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.model_dump()
+
+
+def _date_iso(y: int, m: int, d: int) -> str | None:
+    try:
+        return date(y, m, d).isoformat()
+    except ValueError:
+        return None
+
+
+def _norm_date_string(s: str) -> str | None:
+    """ISO form of a date-looking string, or None when it does not look like a date."""
+    if mt := _ISO_DT.match(s):
+        y, mo, d, hh, mi, ss, _tz = mt.groups()
+        iso = _date_iso(int(y), int(mo), int(d))
+        if iso is None:
+            return None
+        if hh is None or (int(hh), int(mi), int(ss or 0)) == (0, 0, 0):
+            return iso
+        return f"{iso}T{hh}:{mi}:{ss or '00'}"
+    if mt := _SLASH_YMD.match(s):
+        return _date_iso(int(mt[1]), int(mt[2]), int(mt[3]))
+    if mt := _SLASH_DMY.match(s):
+        a, b, y = int(mt[1]), int(mt[2]), int(mt[3])
+        # Day-first when the first part cannot be a month; otherwise US month-first.
+        return _date_iso(y, b, a) if a > 12 else _date_iso(y, a, b)
+    if mt := _MDY.match(s):
+        month = _MONTHS.get(mt[1].lower())
+        return _date_iso(int(mt[3]), month, int(mt[2])) if month else None
+    if mt := _DMY.match(s):
+        month = _MONTHS.get(mt[2].lower())
+        return _date_iso(int(mt[3]), month, int(mt[1])) if month else None
+    return None
+
+
+def _norm_number(x: Decimal) -> str:
+    try:
+        q = x.quantize(Decimal("0.0001"), rounding=ROUND_HALF_UP)
+    except InvalidOperation:  # beyond 28 significant digits: rounding to 4 decimals changes nothing
+        return format(x.normalize(), "f")
+    if q == q.to_integral_value():
+        return str(int(q))
+    return format(q.normalize(), "f")
+
+
+def canonical_url(url: str) -> str:
+    """Sandbox form → the real URL; lower-case scheme and host otherwise."""
+    if mt := _LOOPBACK_URL.match(url):
+        return f"https://{mt[1].lower()}{mt[2] or '/'}"
+    if mt := _URL.match(url):
+        return f"{mt[1].lower()}://{mt[2].lower()}{mt[3] or '/'}"
+    return url
+
+
+def normalise_authors(value: str) -> str:
+    """BibTeX 'Last, First and Last, First' or 'First Last , First Last' → 'First Last, First Last'."""
+    if re.search(r"\s+and\s+", value) and "," in value:
+        names = []
+        for part in re.split(r"\s+and\s+", value):
+            bits = [b.strip() for b in part.split(",")]
+            if len(bits) == 2 and all(bits):
+                names.append(f"{bits[1]} {bits[0]}")
+            elif len(bits) == 3 and all(bits):
+                names.append(f"{bits[2]} {bits[0]} {bits[1]}")
+            else:
+                names.append(" ".join(b for b in bits if b))
+    else:
+        names = [p for p in re.split(r"\s*(?:,|;|\s+and\s+)\s*", value)]
+    return ", ".join(n.strip() for n in names if n.strip())
+
+
+def normalise(value: Any, *, field: str | None = None) -> str:
+    """One canonical string per value, so equal facts compare equal (see the module docstring)."""
+    if value is None:
+        return _MISSING
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, (pd.Timestamp, datetime)):
+        if pd.isna(value):
+            return _MISSING
+        value = value.isoformat()
+    elif isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, (int, float, Decimal)) or (
+        hasattr(value, "dtype") and getattr(value, "shape", None) == ()
+    ):  # numpy scalars included
+        try:
+            f = float(value)
+        except (TypeError, ValueError):
+            value = str(value)
+        else:
+            if math.isnan(f) or math.isinf(f):
+                return _MISSING
+            if isinstance(value, float) or (hasattr(value, "dtype") and value.dtype.kind == "f"):
+                return _norm_number(Decimal(repr(f)))
+            return _norm_number(Decimal(int(value)))
+    s = unicodedata.normalize("NFC", _WS.sub(" ", str(value)).strip())
+    if not s or s.lower() in ("nan", "none", "null", "nat"):
+        return _MISSING
+    if (_NUMBER.match(s) or _THOUSANDS.match(s)) and not (len(s) > 1 and s[0] == "0" and s[1].isdigit()):
+        # "007" stays a code, "1,234" is a number.
+        return _norm_number(Decimal(s.replace(",", "")))
+    if (iso := _norm_date_string(s)) is not None:
+        return iso
+    if s[:4].lower() == "http":
+        return canonical_url(s)
+    if field is not None and field.lower() == "authors":
+        return normalise_authors(s)
+    return s
+
+
+def _prf(tp: int, n_pred: int, n_true: int) -> tuple[float, float, float]:
+    if n_pred == 0 and n_true == 0:
+        return 1.0, 1.0, 1.0
+    p = tp / n_pred if n_pred else 0.0
+    r = tp / n_true if n_true else 0.0
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    return p, r, f
+
+
+def _column(df: pd.DataFrame, name: str) -> str | None:
+    wanted = name.strip().lower()
+    for col in df.columns:
+        if str(col).strip().lower() == wanted:
+            return col
+    return None
+
+
+def score(predicted: pd.DataFrame, truth: pd.DataFrame, fields: list[str] | None = None) -> Score:
+    """Score a collected dataset against the ground truth (pure; neither frame is modified)."""
+    fields = list(truth.columns) if fields is None else list(fields)
+    if not fields:
+        raise ValueError("score() needs at least one field to compare")
+    per: dict[str, AttributeScore] = {}
+    missing: list[str] = []
+    pred_cols: dict[str, list[str]] = {}
+    true_cols: dict[str, list[str]] = {}
+    for f in fields:
+        tcol = _column(truth, f)
+        if tcol is None:
+            raise ValueError(f"field {f!r} is not a column of the ground truth")
+        true_cols[f] = [normalise(v, field=f) for v in truth[tcol].tolist()]
+        pcol = _column(predicted, f)
+        if pcol is None:
+            missing.append(f)
+            pred_cols[f] = [_MISSING] * len(predicted)
+        else:
+            pred_cols[f] = [normalise(v, field=f) for v in predicted[pcol].tolist()]
+        t = Counter(v for v in true_cols[f] if v != _MISSING)
+        p = Counter(v for v in pred_cols[f] if v != _MISSING)
+        tp = sum((t & p).values())
+        n_p, n_t = sum(p.values()), sum(t.values())
+        if pcol is None:
+            prec, rec, f1 = 0.0, 0.0, 0.0
+        else:
+            prec, rec, f1 = _prf(tp, n_p, n_t)
+        per[f] = AttributeScore(
+            precision=prec, recall=rec, f1=f1, true_positives=tp, predicted=n_p, expected=n_t
+        )
+    true_rows = Counter(zip(*(true_cols[f] for f in fields), strict=True))
+    pred_rows = Counter(zip(*(pred_cols[f] for f in fields), strict=True))
+    row_tp = sum((true_rows & pred_rows).values())
+    n = len(fields)
+    return Score(
+        precision=sum(a.precision for a in per.values()) / n,
+        recall=sum(a.recall for a in per.values()) / n,
+        f1=sum(a.f1 for a in per.values()) / n,
+        per_attribute=per,
+        row_precision=row_tp / len(predicted) if len(predicted) else (1.0 if not len(truth) else 0.0),
+        row_recall=row_tp / len(truth) if len(truth) else 1.0,
+        predicted_rows=len(predicted),
+        expected_rows=len(truth),
+        missing_fields=missing,
+    )
