@@ -92,6 +92,69 @@ def sandbox_tasks(as_json: bool = typer.Option(False, "--json", help="Print the 
     Console().print(table)
 
 
+@app.command("run")
+def run_cmd(
+    spec: str = typer.Argument(
+        ..., help="A spec YAML path, a workspace collector name, or a shipped example name."
+    ),
+    db: str = typer.Option(None, "--db", help="DuckDB file to land in (default: the workspace database)."),
+    sandbox: bool = typer.Option(
+        False, "--sandbox", help="Start the built-in sandbox on a free port and point the spec's URLs at it."
+    ),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print one JSON object (status, table, db, rows, run_id)."
+    ),
+) -> None:
+    """Run a collector once (fetch -> extract -> land with lineage); reruns never call an LLM."""
+    import os
+    import secrets
+
+    from prefect_autodata.flows.run_collector import resolve_spec, run_spec
+    from prefect_autodata.runtime.spec import mirrored, secret_names
+
+    try:
+        collector = resolve_spec(spec)
+        server = None
+        if sandbox:
+            from prefect_autodata.sandbox.server import SandboxServer
+
+            tokens = [t for t in os.environ.get("AUTODATA_SANDBOX_TOKENS", "").split(",") if t]
+            for name in secret_names(collector):  # unset secrets get a throwaway token the sandbox accepts
+                key = f"AUTODATA_SECRET_{name.upper()}"
+                if not os.environ.get(key):
+                    os.environ[key] = secrets.token_hex(20)
+                    tokens.append(os.environ[key])
+            os.environ["AUTODATA_SANDBOX_TOKENS"] = ",".join(tokens)
+            server = SandboxServer().start()
+            collector = mirrored(collector, server.base_url)
+        try:
+            result = run_spec(collector, db)
+        finally:
+            if server is not None:
+                server.stop()
+    except AutoDataError as exc:
+        if as_json:
+            emit_json(
+                {"status": "failed", "error": str(exc), "table": None, "db": db, "rows": 0, "run_id": None}
+            )
+            raise typer.Exit(2 if isinstance(exc, ConfigError) else 1) from None
+        _fail(exc)
+        return
+    if as_json:
+        emit_json(result.summary())
+    elif result.ok:
+        err.print(
+            f"[bold green]{result.status}[/] {result.collector}: {result.rows_landed} rows landed in "
+            f"{result.table} ({result.db}), {result.rows_rejected} rejected, run {result.run_id}"
+        )
+        for w in result.warnings:
+            err.print(f"  [yellow]warning:[/] {w}")
+    else:
+        err.print(f"[bold red]{result.status}:[/] {result.collector}: {result.error} (run {result.run_id})")
+    if not result.ok:
+        raise typer.Exit(1)
+
+
 def main() -> None:
     try:
         app()

@@ -246,7 +246,6 @@ class RequestTemplate(_Model):
     method: Literal["GET", "POST"] = "GET"
     params: dict[str, str] = Field(default_factory=dict, description="Query parameters (templated).")
     headers: dict[str, str] = Field(default_factory=dict, description="Headers (templated).")
-    body: dict[str, Any] | None = Field(None, description="JSON body for POST (string values templated).")
 
 
 class Pagination(_Model):
@@ -348,6 +347,9 @@ class Incremental(_Model):
     param: str = Field(description="Parameter that receives cursor + step on the next run.")
     step_days: int = Field(1, description="For date cursors: days added to the stored cursor.")
     step: int | float = Field(0, description="For numeric cursors: amount added to the stored cursor.")
+    end_param: str | None = Field(
+        None, description="Date parameter bounding the range; requests whose start is past it are skipped."
+    )
 
 
 class PythonStep(_Model):
@@ -552,3 +554,31 @@ def format_validation_error(exc: ValidationError, data: Any) -> str:
 def json_schema() -> dict:
     """The published JSON Schema of a CollectorSpec (docs/collector-spec.md embeds it)."""
     return CollectorSpec.model_json_schema()
+
+
+def mirrored(spec: CollectorSpec, mirror: str) -> CollectorSpec:
+    """The same spec served from a local mirror: ``https://host/path`` becomes ``<mirror>/host/path``.
+
+    Used by ``--sandbox`` and tests: the mirror serves each real host under a path prefix named
+    after it, so the spec itself keeps the real URLs.
+    """
+    mirror = mirror.rstrip("/")
+
+    def move(url: str) -> str:
+        return re.sub(r"^https?://([^/{}\s]+)", lambda m: f"{mirror}/{m.group(1)}", url)
+
+    data = spec.model_dump(mode="json", exclude_none=True)
+    if data.get("base_url"):
+        data["base_url"] = move(data["base_url"])
+    for s in data["sources"]:
+        s["request"]["url"] = move(s["request"]["url"])
+    return CollectorSpec.model_validate(data)
+
+
+def secret_names(spec: CollectorSpec) -> set[str]:
+    """Names of the ``{secret:NAME}`` placeholders a spec uses (resolved only at run time)."""
+    out: set[str] = set()
+    for s in spec.sources:
+        for text in [s.request.url, *s.request.params.values(), *s.request.headers.values()]:
+            out.update(m.group(1) for m in re.finditer(r"\{secret:([A-Za-z0-9_]+)\}", text))
+    return out

@@ -1,0 +1,276 @@
+"""``run_collector``: spec -> fetch -> extract -> (checks) -> land, as a Prefect flow and as plain Python.
+
+``run_spec`` is what the CLI and tests call (no Prefect server needed); the ``run_collector`` flow
+runs the same steps as named Prefect tasks, so a scheduled deployment does exactly what a manual
+run does, with zero LLM calls. Only transient errors (timeouts, 5xx, 429) are retried.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+from prefect import flow
+
+from prefect_autodata.errors import AutoDataError, ConfigError, TerminalError
+from prefect_autodata.runtime import landing
+from prefect_autodata.runtime.result import RunResult
+from prefect_autodata.runtime.runner import LINEAGE_AT, LINEAGE_URL, Collected, Frame
+from prefect_autodata.runtime.spec import CollectorSpec
+
+
+def resolve_spec(spec_or_name: CollectorSpec | str | Path | dict) -> CollectorSpec:
+    """A spec object, a YAML path, a dict, a workspace collector name, or a shipped example name."""
+    if isinstance(spec_or_name, CollectorSpec):
+        return spec_or_name
+    if isinstance(spec_or_name, dict):
+        return CollectorSpec.parse(spec_or_name)
+    text = str(spec_or_name)
+    p = Path(text)
+    if p.suffix in (".yaml", ".yml") or p.is_file():
+        if not p.is_file():
+            raise ConfigError(f"spec file {p} does not exist")
+        return CollectorSpec.load(p)
+    from prefect_autodata.workspace import Workspace
+
+    ws_spec = Workspace.default().root / "collectors" / text / "spec.yaml"
+    if ws_spec.is_file():
+        return CollectorSpec.load(ws_spec)
+    from prefect_autodata.deployments.examples import list_examples, load_example
+
+    if text in list_examples():
+        return load_example(text)
+    raise ConfigError(
+        f"no collector named {text!r}: not a YAML file, not in the workspace ({ws_spec.parent}), "
+        f"not a shipped example (autodata run --help lists them)"
+    )
+
+
+@dataclass
+class Steps:
+    """The three steps; plain functions for ``run_spec``, Prefect tasks inside the flow."""
+
+    fetch: Callable[..., Collected]
+    extract: Callable[..., tuple[Frame, int]]
+    land: Callable[..., Any]
+
+
+def fetch_step(
+    spec: CollectorSpec, *, base_url: str | None, today: date | None, cursor: Any, fetcher: Any = None
+):
+    """Fetch every source (pagination, list -> detail) and extract raw records; returns (Collected, sources, requests)."""
+    from prefect_autodata.runtime.fetch import Fetcher
+    from prefect_autodata.runtime.runner import allowed_hosts, collect
+
+    own = fetcher is None
+    fetcher = fetcher or Fetcher(spec.politeness, allowed_hosts(spec, base_url))
+    try:
+        try:
+            collected = collect(spec, fetcher, base_url=base_url, today=today, cursor=cursor)
+        except AutoDataError as exc:
+            exc.sources = list(fetcher.sources)  # type: ignore[attr-defined]
+            exc.requests = fetcher.stats.requests  # type: ignore[attr-defined]
+            raise
+        return collected, list(fetcher.sources), fetcher.stats.requests
+    finally:
+        if own:
+            fetcher.close()
+
+
+def extract_step(spec: CollectorSpec, collected: Collected) -> tuple[Frame, int]:
+    """Raw records -> python step (if any) -> typed frame; returns (Frame, rows fetched)."""
+    import pandas as pd
+
+    from prefect_autodata.runtime.runner import raw_frame, to_frame
+
+    raw = raw_frame(spec, collected)
+    fetched = len(raw)
+    if spec.python is not None:
+        from prefect_autodata.runtime.pytransform import run_python_step
+
+        records = raw.astype(object).where(raw.notna(), None).to_dict("records")
+        rows = run_python_step(spec.python, records)
+        raw = pd.DataFrame.from_records(rows) if rows else raw.iloc[0:0]
+        for c in raw_frame(spec, Collected({}, [], [], {})).columns:
+            if c not in raw.columns:
+                raw[c] = None
+    return to_frame(spec, raw), fetched
+
+
+def land_step(db_path: str, spec: CollectorSpec, run_id: str, frame: Frame, **kw: Any):
+    return landing.land_run(db_path, spec, run_id, frame.good, **kw)
+
+
+def _execute(
+    spec: CollectorSpec,
+    db_path: str,
+    steps: Steps,
+    *,
+    base_url: str | None,
+    checks: Any,
+    today: date | None,
+    fetcher: Any,
+    flow_run_id: str | None,
+    before_commit: Callable[[], None] | None,
+) -> RunResult:
+    run_id = uuid.uuid4().hex[:16]
+    started = datetime.now(UTC)
+    base = RunResult(
+        run_id=run_id,
+        collector=spec.name,
+        table=spec.table_name,
+        db=str(db_path),
+        spec_version=spec.version,
+        status="running",
+        started_at=started,
+        flow_run_id=flow_run_id,
+    )
+    cursor = landing.begin_run(db_path, spec, run_id, flow_run_id=flow_run_id, started_at=started)
+    base.cursor_before = None if cursor is None else str(cursor)
+    sources: list = []
+    requests = 0
+    fetched = 0
+    try:
+        collected, sources, requests = steps.fetch(
+            spec, base_url=base_url, today=today, cursor=cursor, fetcher=fetcher
+        )
+        frame, fetched = steps.extract(spec, collected)
+        issues = [i.model_dump() for i in [*collected.issues, *frame.issues]]
+        warnings = [i["message"] for i in issues]
+        good, quarantined, results, status, checks_status = frame.good, None, None, "succeeded", None
+        if checks is not None:
+            good, quarantined, results, status, checks_status = _enforce(spec, frame.good, checks, run_id)
+        stats, cursor_after, ended, warnings = steps.land(
+            db_path,
+            spec,
+            run_id,
+            Frame(good, frame.rejected, frame.issues),
+            sources=sources,
+            rows_fetched=fetched,
+            rows_rejected=len(frame.rejected),
+            requests=requests,
+            quarantined=quarantined,
+            check_results=results,
+            status=status,
+            warnings=warnings,
+            before_commit=before_commit,
+        )
+        return base.model_copy(
+            update={
+                "status": status,
+                "rows_fetched": fetched,
+                "rows_landed": stats.rows_landed,
+                "rows_rejected": len(frame.rejected),
+                "rows_quarantined": stats.rows_quarantined,
+                "requests": requests,
+                "ended_at": ended,
+                "cursor_after": None if cursor_after is None else str(cursor_after),
+                "checks_status": checks_status,
+                "warnings": warnings,
+                "issues": issues,
+                "error": "checks failed (policy fail): nothing landed" if status == "failed_checks" else None,
+            }
+        )
+    except AutoDataError as exc:
+        sources = getattr(exc, "sources", sources)
+        requests = getattr(exc, "requests", requests)
+        ended = landing.fail_run(
+            db_path, run_id, str(exc), sources=sources, requests=requests, rows_fetched=fetched
+        )
+        return base.model_copy(
+            update={"status": "failed", "error": str(exc), "ended_at": ended, "requests": requests}
+        )
+    except Exception as exc:  # a bug: record it, then let it surface with its traceback
+        landing.fail_run(db_path, run_id, f"internal error: {exc!r}", sources=sources, requests=requests)
+        raise
+
+
+def _enforce(spec: CollectorSpec, good, checks: Any, run_id: str):
+    """Run the CheckSpec on the data columns; lineage columns ride along by row position."""
+    from prefect_autodata.expectations.enforce import enforce
+    from prefect_autodata.expectations.spec import CheckSpec
+
+    if not isinstance(checks, CheckSpec):
+        checks = CheckSpec.model_validate(checks)
+    full = good.reset_index(drop=True)
+    data_cols = [c.name for c in spec.output_columns()]
+    res = enforce(full[data_cols], checks, run_id=run_id)
+    kept = full.loc[res.good.index]
+    quarantined = res.quarantined
+    if len(quarantined):
+        quarantined = quarantined.join(full[[LINEAGE_URL, LINEAGE_AT]], how="left")
+    status = "failed_checks" if res.status == "failed" else "succeeded"
+    return kept, quarantined, res.results, status, res.status
+
+
+def run_spec(
+    spec: CollectorSpec | str | Path | dict,
+    db_path: str | Path | None = None,
+    *,
+    base_url: str | None = None,
+    checks: Any = None,
+    today: date | None = None,
+    fetcher: Any = None,
+    flow_run_id: str | None = None,
+    before_commit: Callable[[], None] | None = None,
+) -> RunResult:
+    """Run a collector without Prefect. Failures come back as ``status='failed'`` with ``error`` set.
+
+    ``base_url`` overrides the spec's (e.g. a sandbox on a free port); ``today`` pins relative dates
+    (schedules, tests); ``before_commit`` is called inside the landing transaction (tests use it to
+    kill a run mid-landing).
+    """
+    spec = resolve_spec(spec)
+    if db_path is None:
+        from prefect_autodata.workspace import Workspace
+
+        db_path = Workspace.default().ensure().db_path
+    steps = Steps(fetch=fetch_step, extract=extract_step, land=land_step)
+    return _execute(
+        spec,
+        str(db_path),
+        steps,
+        base_url=base_url,
+        checks=checks,
+        today=today,
+        fetcher=fetcher,
+        flow_run_id=flow_run_id,
+        before_commit=before_commit,
+    )
+
+
+@flow(name="run_collector", log_prints=True)
+def run_collector(
+    spec: str | dict,
+    destination: str,
+    base_url: str | None = None,
+    checks: dict | None = None,
+    today: date | None = None,
+) -> dict:
+    """Scheduled entry point: a spec (name, path or dict) and a DuckDB path. Fails the flow run on failure."""
+    from prefect.runtime import flow_run
+
+    from prefect_autodata.tasks.extract import extract_task
+    from prefect_autodata.tasks.fetch import fetch_task
+    from prefect_autodata.tasks.land import land_task
+
+    resolved = resolve_spec(spec)
+    steps = Steps(fetch=fetch_task, extract=extract_task, land=land_task)
+    result = _execute(
+        resolved,
+        destination,
+        steps,
+        base_url=base_url,
+        checks=checks,
+        today=today,
+        fetcher=None,
+        flow_run_id=str(flow_run.id) if flow_run.id else None,
+        before_commit=None,
+    )
+    if result.status != "succeeded":
+        raise TerminalError(f"collector {resolved.name!r} {result.status}: {result.error}")
+    return result.summary()

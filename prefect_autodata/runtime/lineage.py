@@ -1,0 +1,191 @@
+"""Lineage tables: ``_autodata_runs`` (one row per run), ``_autodata_sources`` (every URL fetched),
+``_autodata_checks`` (every expectation evaluated). Data engineers audit runs from SQL alone.
+
+A run's row is inserted with status ``running`` and committed before any fetching, then updated
+inside the landing transaction; a process killed mid-run leaves ``running``, which the next run of
+the same collector marks ``aborted`` once it sees the recorded process is gone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any
+
+import duckdb
+import pandas as pd
+
+RUNS_DDL = """
+CREATE TABLE IF NOT EXISTS _autodata_runs (
+    run_id VARCHAR NOT NULL,
+    collector VARCHAR NOT NULL,
+    table_name VARCHAR,
+    spec_hash VARCHAR,
+    flow_run_id VARCHAR,
+    started_at TIMESTAMPTZ,
+    ended_at TIMESTAMPTZ,
+    status VARCHAR,
+    rows_fetched BIGINT,
+    rows_landed BIGINT,
+    rows_rejected BIGINT,
+    rows_quarantined BIGINT,
+    requests BIGINT,
+    cursor_value VARCHAR,
+    error VARCHAR,
+    warnings JSON,
+    pid INTEGER,
+    host VARCHAR
+)"""
+
+SOURCES_DDL = """
+CREATE TABLE IF NOT EXISTS _autodata_sources (
+    run_id VARCHAR NOT NULL,
+    url VARCHAR,
+    http_status INTEGER,
+    bytes BIGINT,
+    content_hash VARCHAR,
+    fetched_at TIMESTAMPTZ,
+    robots VARCHAR,
+    from_cache BOOLEAN,
+    error VARCHAR
+)"""
+
+CHECKS_DDL = """
+CREATE TABLE IF NOT EXISTS _autodata_checks (
+    run_id VARCHAR NOT NULL,
+    "check" VARCHAR,
+    engine VARCHAR,
+    passed BOOLEAN,
+    observed VARCHAR,
+    failing_rows BIGINT
+)"""
+
+
+def ensure_tables(con: duckdb.DuckDBPyConnection) -> None:
+    for ddl in (RUNS_DDL, SOURCES_DDL, CHECKS_DDL):
+        con.execute(ddl)
+
+
+def _pid_alive(pid: int | None) -> bool:
+    if not pid:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def mark_aborted(con: duckdb.DuckDBPyConnection, collector: str) -> int:
+    """Runs left ``running`` by a process that no longer exists become ``aborted``."""
+    rows = con.execute(
+        "SELECT run_id, pid, host FROM _autodata_runs WHERE collector = ? AND status = 'running'", [collector]
+    ).fetchall()
+    here = socket.gethostname()
+    dead = [r[0] for r in rows if r[2] != here or not _pid_alive(r[1]) or r[1] == os.getpid()]
+    for run_id in dead:
+        con.execute(
+            "UPDATE _autodata_runs SET status = 'aborted', ended_at = ?, "
+            "error = coalesce(error, 'process ended before the run finished') WHERE run_id = ?",
+            [datetime.now(UTC), run_id],
+        )
+    return len(dead)
+
+
+def start_run(
+    con: duckdb.DuckDBPyConnection,
+    *,
+    run_id: str,
+    collector: str,
+    table: str,
+    spec_hash: str,
+    flow_run_id: str | None,
+    started_at: datetime,
+) -> None:
+    con.execute(
+        "INSERT INTO _autodata_runs (run_id, collector, table_name, spec_hash, flow_run_id, started_at, status, "
+        "pid, host) VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?)",
+        [run_id, collector, table, spec_hash, flow_run_id, started_at, os.getpid(), socket.gethostname()],
+    )
+
+
+def finish_run(
+    con: duckdb.DuckDBPyConnection,
+    run_id: str,
+    *,
+    status: str,
+    rows_fetched: int = 0,
+    rows_landed: int = 0,
+    rows_rejected: int = 0,
+    rows_quarantined: int = 0,
+    requests: int = 0,
+    cursor_value: Any = None,
+    error: str | None = None,
+    warnings: Iterable[str] = (),
+) -> datetime:
+    ended = datetime.now(UTC)
+    con.execute(
+        "UPDATE _autodata_runs SET status = ?, ended_at = ?, rows_fetched = ?, rows_landed = ?, rows_rejected = ?, "
+        "rows_quarantined = ?, requests = ?, cursor_value = ?, error = ?, warnings = ? WHERE run_id = ?",
+        [
+            status,
+            ended,
+            rows_fetched,
+            rows_landed,
+            rows_rejected,
+            rows_quarantined,
+            requests,
+            None if cursor_value is None else str(cursor_value),
+            error,
+            json.dumps(list(warnings)),
+            run_id,
+        ],
+    )
+    return ended
+
+
+def write_sources(con: duckdb.DuckDBPyConnection, run_id: str, sources: list[Any]) -> None:
+    """Bulk insert the fetcher's per-request records (URLs already redacted by the fetcher)."""
+    if not sources:
+        return
+    df = pd.DataFrame(
+        {
+            "run_id": run_id,
+            "url": [s.url for s in sources],
+            "http_status": pd.array([s.status for s in sources], dtype="Int32"),
+            "bytes": [s.bytes for s in sources],
+            "content_hash": [s.content_hash for s in sources],
+            "fetched_at": pd.to_datetime([s.fetched_at for s in sources], utc=True),
+            "robots": [s.robots for s in sources],
+            "from_cache": [bool(s.from_cache) for s in sources],
+            "error": [s.error for s in sources],
+        }
+    )
+    con.register("_autodata_sources_df", df)
+    try:
+        con.execute("INSERT INTO _autodata_sources SELECT * FROM _autodata_sources_df")
+    finally:
+        con.unregister("_autodata_sources_df")
+
+
+def write_checks(con: duckdb.DuckDBPyConnection, run_id: str, results: list[dict]) -> None:
+    for r in results:
+        observed = r.get("observed")
+        con.execute(
+            "INSERT INTO _autodata_checks VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                run_id,
+                str(r.get("check")),
+                str(r.get("engine")),
+                bool(r.get("passed")),
+                None
+                if observed is None
+                else (observed if isinstance(observed, str) else json.dumps(observed, default=str)),
+                int(r.get("failing_rows") or 0),
+            ],
+        )

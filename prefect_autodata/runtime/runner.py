@@ -1,0 +1,742 @@
+"""Execute a CollectorSpec: expand request templates, paginate, follow list -> detail, extract, type-cast.
+
+No LLM, no agent: the same spec gives the same requests. ``collect`` returns raw rows plus lineage;
+``to_frame`` casts them to the declared column types (rows that cannot be cast are rejected with a
+reason, never coerced). ``dry_run`` is the test agent's probe: a bounded sample and precise issues.
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+from urllib.parse import urlsplit
+
+import pandas as pd
+from pydantic import BaseModel, Field
+
+from prefect_autodata.errors import ConfigError, FetchError, NoRecordsError, TransientError
+from prefect_autodata.runtime import templates
+from prefect_autodata.runtime.extract import (
+    Document,
+    extract_field,
+    extract_page,
+    parse_document,
+    select_records,
+    simple_json_key,
+)
+from prefect_autodata.runtime.pagination import PageRequest, Paginator
+from prefect_autodata.runtime.spec import CollectorSpec, ColumnSpec, Source
+
+LINEAGE_URL = "_autodata_source_url"
+LINEAGE_AT = "_autodata_fetched_at"
+_EXPECT = {"json": "json", "csv": "csv", "html": "html", "crawl": "html"}
+
+
+class Issue(BaseModel):
+    """One precise problem found while collecting (the test agent repairs specs from these)."""
+
+    kind: str = Field(
+        description="no_records | empty_field | pagination_stopped | type_mismatch | fetch_error"
+    )
+    source: str
+    field: str | None = None
+    url: str | None = None
+    message: str
+    ratio: float | None = None
+
+
+@dataclass
+class Limits:
+    """Bounds for a dry run (None: unbounded, i.e. a real run)."""
+
+    max_pages: int | None = None
+    max_requests: int | None = None
+
+
+@dataclass
+class SourceOutput:
+    name: str
+    rows: list[dict] = field(default_factory=list)
+    frames: list[pd.DataFrame] = field(default_factory=list)
+    pages: int = 0
+    requests_planned: int = 0
+    stops: list[str] = field(default_factory=list)
+
+    def values(self, fieldname: str) -> list[Any]:
+        out = [r.get(fieldname) for r in self.rows]
+        for f in self.frames:
+            if fieldname in f.columns:
+                out.extend(f[fieldname].tolist())
+        return out
+
+
+@dataclass
+class Collected:
+    """Everything one collection produced before casting and landing."""
+
+    outputs: dict[str, SourceOutput]
+    issues: list[Issue]
+    request_log: list[str]
+    cursor_param: dict[str, Any]
+
+
+class _Ctx:
+    def __init__(self, spec: CollectorSpec, fetcher: Any, base_url: str, today: date, limits: Limits) -> None:
+        self.spec = spec
+        self.fetcher = fetcher
+        self.base_url = base_url
+        self.today = today
+        self.limits = limits
+        self.lock = threading.Lock()
+        self.request_log: list[str] = []
+        self.issues: list[Issue] = []
+        self._browser: Any = None
+        self._browser_lock = threading.Lock()
+
+    def count_request(self, url: str) -> bool:
+        with self.lock:
+            if self.limits.max_requests is not None and len(self.request_log) >= self.limits.max_requests:
+                return False
+            self.request_log.append(url)
+            return True
+
+    def browser(self) -> Any:
+        with self._browser_lock:
+            if self._browser is None:
+                from prefect_autodata.runtime.browser import BrowserSession
+
+                self._browser = BrowserSession(fetcher=self.fetcher)
+                self._browser.__enter__()
+            return self._browser
+
+    def close(self) -> None:
+        if self._browser is not None:
+            self._browser.__exit__(None, None, None)
+            self._browser = None
+
+
+def effective_base_url(spec: CollectorSpec, base_url: str | None) -> str:
+    base = (base_url or spec.base_url or "").rstrip("/")
+    return base
+
+
+def allowed_hosts(spec: CollectorSpec, base_url: str | None) -> set[str]:
+    """Hosts the user named: the base URL and the literal hosts of source URL templates."""
+    hosts = set()
+    base = effective_base_url(spec, base_url)
+    if base:
+        hosts.add(urlsplit(base).hostname or "")
+    for s in spec.sources:
+        if "{base_url}" not in s.request.url:
+            h = urlsplit(s.request.url).hostname
+            if h and "{" not in h:
+                hosts.add(h)
+    return {h for h in hosts if h}
+
+
+def collect(
+    spec: CollectorSpec,
+    fetcher: Any,
+    *,
+    base_url: str | None = None,
+    today: date | None = None,
+    cursor: Any = None,
+    limits: Limits | None = None,
+) -> Collected:
+    """Run every source in order; raises NoRecordsError when an emitting source yields nothing."""
+    ctx = _Ctx(spec, fetcher, effective_base_url(spec, base_url), today or date.today(), limits or Limits())
+    outputs: dict[str, SourceOutput] = {}
+    cursor_param: dict[str, Any] = {}
+    try:
+        for source in spec.sources:
+            out = _run_source(ctx, source, outputs, cursor, cursor_param)
+            outputs[source.name] = out
+    finally:
+        ctx.close()
+    return Collected(outputs, ctx.issues, ctx.request_log, cursor_param)
+
+
+def _param_values(
+    ctx: _Ctx, source: Source, outputs: dict[str, SourceOutput], cursor: Any, cursor_param: dict
+):
+    inc = ctx.spec.incremental
+    values: dict[str, list[Any]] = {}
+    for name, p in source.params.items():
+        if p.values is not None:
+            vals = list(p.values)
+        elif p.range is not None:
+            vals = list(range(p.range[0], p.range[1] + 1))
+        elif p.date is not None:
+            d = templates.resolve_date(p.date, ctx.today)
+            if inc and inc.param == name and cursor is not None:
+                d = _next_cursor(cursor, inc.step_days, name)
+                cursor_param[name] = d
+            vals = [_DateParam(d, p.format)]
+        else:
+            src = outputs.get(p.from_source)
+            vals = [v for v in dict.fromkeys(src.values(p.field)) if v not in (None, "")] if src else []
+            if not vals:
+                raise NoRecordsError(
+                    f"source {source.name!r}: parameter {name!r} takes {p.from_source}.{p.field}, which gave no values"
+                )
+        if inc and inc.param == name and cursor is not None and p.date is None:
+            nxt = cursor + inc.step if isinstance(cursor, int | float) else cursor
+            cursor_param[name] = nxt
+            vals = [nxt]
+        values[name] = vals
+    return values
+
+
+class _DateParam:
+    """A date parameter that renders with its declared format (and compares as a date)."""
+
+    __slots__ = ("d", "fmt")
+
+    def __init__(self, d: date, fmt: str) -> None:
+        self.d, self.fmt = d, fmt
+
+    def __str__(self) -> str:
+        return self.d.strftime(self.fmt)
+
+    def __format__(self, spec: str) -> str:
+        return self.d.strftime(spec or self.fmt)
+
+
+def _next_cursor(cursor: Any, step_days: int, name: str) -> date:
+    if isinstance(cursor, datetime):
+        cursor = cursor.date()
+    if isinstance(cursor, pd.Timestamp):
+        cursor = cursor.date()
+    if isinstance(cursor, str):
+        try:
+            cursor = date.fromisoformat(cursor[:10])
+        except ValueError as exc:
+            raise ConfigError(f"incremental: stored cursor {cursor!r} for {name!r} is not a date") from exc
+    if not isinstance(cursor, date):
+        raise ConfigError(f"incremental: stored cursor {cursor!r} for {name!r} is not a date")
+    return cursor + timedelta(days=step_days)
+
+
+def _run_source(
+    ctx: _Ctx, source: Source, outputs: dict[str, SourceOutput], cursor: Any, cursor_param: dict
+) -> SourceOutput:
+    out = SourceOutput(source.name)
+    values = _param_values(ctx, source, outputs, cursor, cursor_param)
+    combos = list(templates.expand(values)) if values else [{}]
+    inc = ctx.spec.incremental
+    if inc and cursor is not None and inc.param in values:
+        combos = [c for c in combos if not _beyond_end(c, inc.param, inc.end_param, ctx.today)]
+    out.requests_planned = len(combos)
+    if not combos:
+        return out  # incremental: nothing new since the stored cursor
+
+    if source.kind == "crawl":
+        _run_crawl(ctx, source, combos, out)
+    else:
+        workers = max(1, min(ctx.spec.politeness.concurrency_per_host, len(combos)))
+        if workers == 1:
+            results = [_run_combo(ctx, source, c) for c in combos]
+        else:
+            with ThreadPoolExecutor(workers, thread_name_prefix="autodata-fetch") as pool:
+                results = list(pool.map(lambda c: _run_combo(ctx, source, c), combos))
+        for rows, frames, pages, stop in results:
+            out.rows.extend(rows)
+            out.frames.extend(frames)
+            out.pages += pages
+            if stop:
+                out.stops.append(stop)
+    if source.detail:
+        _run_detail(ctx, source, out)
+    n = len(out.rows) + sum(len(f) for f in out.frames)
+    if n == 0 and not source.allow_empty and not (inc and cursor is not None):
+        where = source.records.expr or "the whole response"
+        raise NoRecordsError(
+            f"source {source.name!r}: no records (records selector {where!r} matched nothing "
+            f"on {out.pages} page(s)); refusing to report an empty success"
+        )
+    return out
+
+
+def _beyond_end(combo: dict, param: str, end_param: str | None, today: date) -> bool:
+    start = combo.get(param)
+    start_d = start.d if isinstance(start, _DateParam) else start
+    if not isinstance(start_d, date):
+        return False
+    end = combo.get(end_param) if end_param else None
+    end_d = end.d if isinstance(end, _DateParam) else today
+    return start_d > end_d
+
+
+def _template_values(ctx: _Ctx, combo: dict) -> dict[str, Any]:
+    return {**combo, "base_url": ctx.base_url}
+
+
+def _render_request(ctx: _Ctx, source: Source, combo: dict) -> PageRequest:
+    vals = _template_values(ctx, combo)
+    where = f"sources[{source.name!r}].request"
+    url = templates.render(source.request.url, vals, where=f"{where}.url")
+    if not urlsplit(url).scheme:
+        if not ctx.base_url:
+            raise ConfigError(f"{where}.url {url!r} is relative but the spec has no base_url")
+        url = ctx.base_url + ("" if url.startswith("/") else "/") + url
+    params = {
+        k: templates.render(v, vals, where=f"{where}.params.{k}") for k, v in source.request.params.items()
+    }
+    return PageRequest(url, params)
+
+
+def _headers(ctx: _Ctx, source: Source, combo: dict) -> dict[str, str]:
+    vals = _template_values(ctx, combo)
+    return {
+        k: templates.render(v, vals, where=f"sources[{source.name!r}].request.headers.{k}")
+        for k, v in source.request.headers.items()
+    }
+
+
+def _fetch_doc(
+    ctx: _Ctx, kind: str, req: PageRequest, headers: dict, source: Source
+) -> tuple[Document, str, dict]:
+    if kind == "browser":
+        opts = source.browser
+        from urllib.parse import urlencode
+
+        url = req.url + (("&" if "?" in req.url else "?") + urlencode(req.params) if req.params else "")
+        page = ctx.browser().render(
+            url,
+            wait_for=opts.wait_for if opts else None,
+            scroll_steps=opts.scroll_steps if opts else 0,
+            load_more_selector=opts.load_more_selector if opts else None,
+            max_clicks=opts.max_clicks if opts else 0,
+        )
+        import hashlib
+
+        return (
+            parse_document("browser", page.html, page.url),
+            hashlib.sha256(page.html.encode()).hexdigest(),
+            {},
+        )
+    resp = ctx.fetcher.get(
+        req.url,
+        params=req.params or None,
+        headers=headers or None,
+        method=source.request.method,
+        expect=_EXPECT[kind],
+    )
+    from prefect_autodata.runtime.urlnorm import redact_url
+
+    doc = parse_document(kind, resp.text, redact_url(resp.final_url), resp.content)
+    doc.fetched_at = resp.fetched_at  # type: ignore[attr-defined]
+    return doc, resp.content_hash, resp.headers
+
+
+def _fast_json_keys(source: Source) -> dict[str, str] | None:
+    """Columnar path for flat JSON records: every field a plain key without transforms."""
+    if source.kind not in ("json", "csv") or source.detail is not None:
+        return None
+    keys = {}
+    for f in source.fields:
+        if f.transforms or f.all or f.join is not None:
+            return None
+        if f.jsonpath is not None:
+            k = simple_json_key(f.jsonpath)
+            if k is None:
+                return None
+            keys[f.name] = k
+        elif f.const is None and f.from_param is None and not f.from_url:
+            return None
+    return keys
+
+
+def _run_combo(ctx: _Ctx, source: Source, combo: dict) -> tuple[list[dict], list[pd.DataFrame], int, str]:
+    first = _render_request(ctx, source, combo)
+    headers = _headers(ctx, source, combo)
+    pager = Paginator(source.pagination, first)
+    req: PageRequest | None = pager.start()
+    plain = {k: (str(v) if isinstance(v, _DateParam) else v) for k, v in combo.items()}
+    rows: list[dict] = []
+    frames: list[pd.DataFrame] = []
+    fast = _fast_json_keys(source)
+    max_pages = ctx.limits.max_pages
+    while req is not None:
+        if max_pages is not None and pager.pages >= max_pages:
+            pager.stop_reason = f"dry-run page limit {max_pages}"
+            break
+        if not ctx.count_request(req.url):
+            pager.stop_reason = "dry-run request limit"
+            break
+        doc, chash, resp_headers = _fetch_doc(ctx, source.kind, req, headers, source)
+        fetched_at = getattr(doc, "fetched_at", None) or datetime.now(UTC)
+        records = select_records(doc, source.records)
+        if fast is not None and records and all(isinstance(r, dict) for r in records):
+            frame = pd.DataFrame.from_records(records, columns=list(dict.fromkeys(fast.values())))
+            frame = pd.DataFrame({name: frame[key] for name, key in fast.items()})
+            for f in source.fields:
+                if f.const is not None:
+                    frame[f.name] = f.const
+                elif f.from_param is not None:
+                    frame[f.name] = plain.get(f.from_param)
+                elif f.from_url:
+                    frame[f.name] = doc.url
+            frame[LINEAGE_URL] = doc.url
+            frame[LINEAGE_AT] = fetched_at
+            frames.append(frame[[f.name for f in source.fields] + [LINEAGE_URL, LINEAGE_AT]])
+            n = len(frame)
+        else:
+            page_rows = extract_page(doc, source.fields, source.records, plain)
+            for r in page_rows:
+                r[LINEAGE_URL] = doc.url
+                r[LINEAGE_AT] = fetched_at
+            rows.extend(page_rows)
+            n = len(page_rows)
+        req = pager.next(req, doc, n, chash, resp_headers)
+    if source.pagination and pager.stop_reason.startswith(("max_pages", "dry-run")) and pager.total:
+        ctx.issues.append(
+            Issue(
+                kind="pagination_stopped",
+                source=source.name,
+                url=first.url,
+                message=f"pagination stopped at page {pager.pages} ({pager.stop_reason}); "
+                f"{pager.records} of {pager.total} records",
+            )
+        )
+    return rows, frames, pager.pages, pager.stop_reason
+
+
+def _run_detail(ctx: _Ctx, source: Source, out: SourceOutput) -> None:
+    """List -> detail: fetch each row's detail URL once, merge the detail fields into the row."""
+    detail = source.detail
+    if out.frames:  # detail needs per-row dicts
+        for f in out.frames:
+            out.rows.extend(f.to_dict("records"))
+        out.frames = []
+    urls = list(dict.fromkeys(r.get(detail.url_field) for r in out.rows if r.get(detail.url_field)))
+    results: dict[str, dict | Exception] = {}
+
+    def one(url: str) -> tuple[str, dict | Exception]:
+        if not ctx.count_request(url):
+            return url, FetchError(f"{url}: dry-run request limit")
+        try:
+            doc, _, _ = _fetch_doc(ctx, detail.kind, PageRequest(url), {}, source)
+            recs = select_records(doc, type(source.records)())
+            rec = recs[0] if recs else None
+            vals = {}
+            for rule in detail.fields:
+                vals[rule.name] = (
+                    extract_field(rec, rule, page_url=doc.url, params={}) if rec is not None else None
+                )
+            vals[LINEAGE_URL] = doc.url
+            vals[LINEAGE_AT] = getattr(doc, "fetched_at", None) or datetime.now(UTC)
+            return url, vals
+        except (ValueError, FetchError, TransientError) as exc:
+            return url, exc
+
+    workers = max(1, min(ctx.spec.politeness.concurrency_per_host, len(urls) or 1))
+    with ThreadPoolExecutor(workers, thread_name_prefix="autodata-detail") as pool:
+        for url, res in pool.map(one, urls):
+            results[url] = res
+    transient = [r for r in results.values() if isinstance(r, TransientError)]
+    if transient:
+        raise transient[0]
+    for r in out.rows:
+        res = results.get(r.get(detail.url_field))
+        if isinstance(res, dict):
+            r.update(res)
+        elif isinstance(res, Exception):
+            r.setdefault("_error", f"detail {r.get(detail.url_field)}: {res}")
+            if ctx.limits.max_requests is None or "dry-run" not in str(res):
+                ctx.issues.append(
+                    Issue(
+                        kind="fetch_error", source=source.name, url=r.get(detail.url_field), message=str(res)
+                    )
+                )
+
+
+def _run_crawl(ctx: _Ctx, source: Source, combos: list[dict], out: SourceOutput) -> None:
+    """BFS crawl from each start URL; every visited page is a document the records selector runs on."""
+    from prefect_autodata.runtime.crawler import crawl
+
+    policy = source.crawl
+    for combo in combos:
+        first = _render_request(ctx, source, combo)
+        start = first.url
+        if first.params:
+            from urllib.parse import urlencode
+
+            start += ("&" if "?" in start else "?") + urlencode(first.params)
+        result = crawl(start, ctx.fetcher, policy=policy) if policy else crawl(start, ctx.fetcher)
+        plain = {k: str(v) for k, v in combo.items()}
+        for page in result.pages:
+            ctx.count_request(page.url)
+            html_text = getattr(page, "html", None)
+            if not html_text:
+                continue
+            doc = parse_document("html", html_text, page.url)
+            rows = extract_page(doc, source.fields, source.records, plain)
+            for r in rows:
+                r[LINEAGE_URL] = page.url
+                r[LINEAGE_AT] = getattr(page, "fetched_at", None) or datetime.now(UTC)
+            out.rows.extend(rows)
+            out.pages += 1
+
+
+# -- typing ------------------------------------------------------------------------------------------------
+
+DUCKDB_TYPES = {
+    "string": "VARCHAR",
+    "integer": "BIGINT",
+    "float": "DOUBLE",
+    "boolean": "BOOLEAN",
+    "date": "DATE",
+    "timestamp": "TIMESTAMPTZ",
+    "json": "JSON",
+}
+
+
+@dataclass
+class Frame:
+    """Typed rows ready to land, plus the rows that were rejected and why."""
+
+    good: pd.DataFrame
+    rejected: pd.DataFrame
+    issues: list[Issue]
+
+
+def raw_frame(spec: CollectorSpec, collected: Collected) -> pd.DataFrame:
+    """All emitting sources' rows as one untyped DataFrame (columns: output columns + lineage + _error)."""
+    cols = [c.name for c in spec.output_columns()]
+    parts = []
+    for s in spec.sources:
+        if not s.emit:
+            continue
+        o = collected.outputs.get(s.name)
+        if o is None:
+            continue
+        parts.extend(o.frames)
+        if o.rows:
+            parts.append(pd.DataFrame.from_records(o.rows))
+    if not parts:
+        return pd.DataFrame(columns=[*cols, LINEAGE_URL, LINEAGE_AT, "_error"])
+    df = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0].reset_index(drop=True)
+    for c in [*cols, LINEAGE_URL, LINEAGE_AT, "_error"]:
+        if c not in df.columns:
+            df[c] = None
+    return df[[*cols, LINEAGE_URL, LINEAGE_AT, "_error"]]
+
+
+def to_frame(spec: CollectorSpec, raw: pd.DataFrame) -> Frame:
+    """Cast each column to its declared type; rows with an uncastable value or a null key are rejected."""
+    issues: list[Issue] = []
+    df = raw.copy()
+    reasons = pd.Series(df["_error"].where(df["_error"].notna(), None), index=df.index, dtype=object)
+    for col in spec.output_columns():
+        casted, bad = cast_column(df[col.name], col)
+        df[col.name] = casted
+        if bad.any():
+            sample = raw.loc[bad, col.name].iloc[0]
+            msg = f"column {col.name!r}: {int(bad.sum())} value(s) are not {col.type} (e.g. {sample!r})"
+            reasons = reasons.where(~bad | reasons.notna(), msg)
+            issues.append(
+                Issue(kind="type_mismatch", source="*", field=col.name, message=msg, ratio=float(bad.mean()))
+            )
+    for rule in _required_fields(spec):
+        missing = df[rule].isna()
+        reasons = reasons.where(~missing | reasons.notna(), f"required field {rule!r} is empty")
+    for k in spec.primary_key:
+        missing = df[k].isna()
+        reasons = reasons.where(~missing | reasons.notna(), f"primary key {k!r} is empty")
+    bad_rows = reasons.notna()
+    lineage_at = pd.to_datetime(df[LINEAGE_AT], utc=True)
+    df[LINEAGE_AT] = lineage_at
+    good = df.loc[~bad_rows].drop(columns=["_error"]).reset_index(drop=True)
+    rejected = df.loc[bad_rows].copy()
+    rejected["_error"] = reasons[bad_rows]
+    return Frame(good, rejected.reset_index(drop=True), issues)
+
+
+def _required_fields(spec: CollectorSpec) -> list[str]:
+    out = []
+    for s in spec.sources:
+        if s.emit:
+            out += [f.name for f in [*s.fields, *(s.detail.fields if s.detail else [])] if f.required]
+    return list(dict.fromkeys(out))
+
+
+def _present(s: pd.Series) -> pd.Series:
+    return s.notna() & ~s.map(lambda v: isinstance(v, str) and v.strip() == "")
+
+
+def cast_column(s: pd.Series, col: ColumnSpec) -> tuple[pd.Series, pd.Series]:
+    """(typed series, mask of values that were present but could not be cast)."""
+    t = col.type
+    present = _present(s) if s.dtype == object else s.notna()
+    if t == "string":
+        out = s.map(_to_str, na_action="ignore").astype(object)
+        out = out.where(s.notna(), None)
+        return out, pd.Series(False, index=s.index)
+    if t in ("integer", "float"):
+        if s.dtype == object:
+            cleaned = s.map(lambda v: str(v).replace(",", "").strip() if isinstance(v, str) else v)
+            num = pd.to_numeric(cleaned.where(present), errors="coerce")
+        else:
+            num = pd.to_numeric(s, errors="coerce")
+        bad = present & num.isna()
+        if t == "integer":
+            frac = num.notna() & (num % 1 != 0)
+            bad = bad | frac
+            num = num.where(~frac)
+            return num.astype("Int64"), bad
+        return num.astype("Float64"), bad
+    if t == "boolean":
+        m = {
+            "true": True,
+            "false": False,
+            "yes": True,
+            "no": False,
+            "1": True,
+            "0": False,
+            "t": True,
+            "f": False,
+        }
+        out = s.map(lambda v: v if isinstance(v, bool) else m.get(str(v).strip().lower()), na_action="ignore")
+        bad = present & out.isna()
+        return out.astype("boolean"), bad
+    if t in ("date", "timestamp"):
+        if pd.api.types.is_datetime64_any_dtype(s):
+            ts = pd.to_datetime(s, utc=True)
+        else:
+            vals = s.where(present)
+            ts = pd.to_datetime(
+                vals.map(_iso, na_action="ignore"), utc=True, errors="coerce", format="ISO8601"
+            )
+            left = present & ts.isna()
+            if left.any():  # non-ISO strings: slower dateutil parse, row by row
+                ts.loc[left] = pd.to_datetime(vals[left].map(_loose_date), utc=True, errors="coerce")
+        bad = present & ts.isna()
+        if t == "date":
+            return ts.dt.tz_convert(None).dt.normalize(), bad  # datetime64; landing stores it as DATE
+        return ts, bad
+    if t == "json":
+        import json
+
+        out = s.map(lambda v: json.dumps(v, default=str), na_action="ignore")
+        return out.where(s.notna(), None), pd.Series(False, index=s.index)
+    raise ValueError(t)
+
+
+def _to_str(v: Any) -> str:
+    if isinstance(v, list):
+        return ", ".join(str(x) for x in v)
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def _iso(v: Any) -> Any:
+    if isinstance(v, datetime):
+        return v.isoformat()
+    if isinstance(v, date):
+        return v.isoformat()
+    return str(v).strip()
+
+
+def _loose_date(v: Any) -> Any:
+    from dateutil import parser
+
+    try:
+        return parser.parse(str(v))
+    except (ValueError, OverflowError):
+        return None
+
+
+# -- dry run -----------------------------------------------------------------------------------------------
+
+
+class DryRunReport(BaseModel):
+    """What a bounded sample run found: rows, precise issues, and whether the spec looks runnable."""
+
+    ok: bool
+    rows: int
+    requests: int
+    issues: list[Issue]
+    sample: list[dict] = Field(default_factory=list)
+    fill_rates: dict[str, float] = Field(default_factory=dict)
+
+
+def dry_run(
+    spec: CollectorSpec,
+    *,
+    max_pages: int = 2,
+    max_requests: int = 5,
+    base_url: str | None = None,
+    fetcher: Any = None,
+    today: date | None = None,
+    empty_threshold: float = 0.4,
+) -> DryRunReport:
+    """Fetch a small sample and report failures the engineering agent can act on (never raises for them)."""
+    from prefect_autodata.runtime.fetch import Fetcher
+
+    own = fetcher is None
+    fetcher = fetcher or Fetcher(spec.politeness, allowed_hosts(spec, base_url))
+    issues: list[Issue] = []
+    try:
+        try:
+            col = collect(
+                spec, fetcher, base_url=base_url, today=today, limits=Limits(max_pages, max_requests)
+            )
+        except NoRecordsError as exc:
+            return DryRunReport(
+                ok=False,
+                rows=0,
+                requests=fetcher.stats.requests,
+                issues=[Issue(kind="no_records", source="*", message=str(exc))],
+            )
+        except (FetchError, TransientError, ConfigError) as exc:
+            return DryRunReport(
+                ok=False,
+                rows=0,
+                requests=fetcher.stats.requests,
+                issues=[Issue(kind="fetch_error", source="*", message=str(exc))],
+            )
+        issues.extend(col.issues)
+        raw = raw_frame(spec, col)
+        frame = to_frame(spec, raw)
+        issues.extend(frame.issues)
+        fill: dict[str, float] = {}
+        for c in spec.output_columns():
+            rate = float(_present(raw[c.name].astype(object)).mean()) if len(raw) else 0.0
+            fill[c.name] = round(rate, 4)
+            if len(raw) and 1 - rate >= empty_threshold:
+                issues.append(
+                    Issue(
+                        kind="empty_field",
+                        source="*",
+                        field=c.name,
+                        ratio=round(1 - rate, 4),
+                        message=f"field {c.name!r} is empty in {100 * (1 - rate):.0f}% of {len(raw)} rows",
+                    )
+                )
+        sample = (
+            frame.good.head(5)
+            .drop(columns=[LINEAGE_AT])
+            .astype(object)
+            .where(frame.good.head(5).notna(), None)
+        )
+        return DryRunReport(
+            ok=not any(
+                i.kind in ("no_records", "type_mismatch", "empty_field", "fetch_error") for i in issues
+            ),
+            rows=len(raw),
+            requests=len(col.request_log),
+            issues=issues,
+            sample=[
+                {k: (str(v) if v is not None else None) for k, v in r.items()}
+                for r in sample.to_dict("records")
+            ],
+            fill_rates=fill,
+        )
+    finally:
+        if own:
+            fetcher.close()
