@@ -117,7 +117,7 @@ _SCRIPT = """
   const tbody = document.querySelector('#players tbody');
   const status = document.getElementById('status');
   const more = document.getElementById('load-more');
-  let page = 0, loading = false, done = false, total = 0, count = 0;
+  let page = 0, loading = false, done = false, total = 0, count = 0, visible = false;
   async function loadNext() {
     if (loading || done) return;
     loading = true; more.disabled = true;
@@ -148,10 +148,12 @@ _SCRIPT = """
     } finally {
       loading = false; more.disabled = false;
     }
+    if (visible && !done) setTimeout(loadNext, 50);  // keep filling while the bottom is in view
   }
   more.addEventListener('click', loadNext);
   new IntersectionObserver((entries) => {
-    if (entries.some((e) => e.isIntersecting) && page > 0) loadNext();
+    visible = entries.some((e) => e.isIntersecting);
+    if (visible && page > 0) loadNext();
   }).observe(document.getElementById('sentinel'));
   loadNext();
 })();
