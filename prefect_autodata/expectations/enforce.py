@@ -120,10 +120,15 @@ def enforce(
         profile=profile(frame),
         gx_result=gx_result,
     )
-    if workspace is not None and gx_result is not None:
-        from prefect_autodata.expectations.report import build_data_docs
+    if workspace is not None:
+        from prefect_autodata.expectations import report
 
-        result.docs_path = build_data_docs(gx_result, checks, workspace, run_id=run_id, status=status)
+        if gx_result is not None:
+            result.docs_path = report.build_data_docs(
+                gx_result, checks, workspace, run_id=run_id, status=status
+            )
+        report.record_run(result, checks, workspace)
+        report.publish_artifact(result, checks)
     return result
 
 

@@ -1,0 +1,222 @@
+"""Real GE and real pandera on sandbox stock data with injected faults; policies; round-trips; reports."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+
+import duckdb
+import pandas as pd
+import pytest
+
+from prefect_autodata.expectations.enforce import FAILED_CHECKS_COLUMN, enforce, profile
+from prefect_autodata.expectations.report import format_summary, latest_summary, markdown_report
+from prefect_autodata.expectations.spec import CheckSpec, load_checks
+from prefect_autodata.expectations.to_gx import load_suite, save_suite, validate_gx
+from prefect_autodata.expectations.to_pandera import load_schema, save_schema, validate_pandera
+from tests.unit.test_checkspec import EXAMPLES
+
+
+@pytest.fixture(scope="session")
+def stock_spec() -> CheckSpec:
+    return load_checks(EXAMPLES / "stocks.checks.yaml")
+
+
+@pytest.fixture(scope="session")
+def stocks_2024() -> pd.DataFrame:
+    """Five tickers x the trading days of 2024 from the sandbox data (full set or vendored subset)."""
+    from prefect_autodata.sandbox.data import load_table
+
+    df = load_table("stocks")
+    df = df[pd.to_datetime(df["date"]).dt.year == 2024]
+    counts = df.groupby("ticker").size()
+    tickers = sorted(counts[counts == counts.max()].index)[:5]
+    out = df[df["ticker"].isin(tickers)].sort_values(["ticker", "date"]).reset_index(drop=True)
+    assert len(tickers) == 5 and len(out) > 1000
+    return out
+
+
+@pytest.fixture(scope="session")
+def clean_result(stocks_2024, stock_spec):
+    return enforce(stocks_2024.copy(), stock_spec)
+
+
+def test_clean_data_passes_both_engines(clean_result, stock_spec):
+    assert clean_result.status == "passed", clean_result.failed_names()
+    engines = {(r["check"], r["engine"]) for r in clean_result.results}
+    for c in stock_spec.checks:
+        if c.kind != "drift":  # first run: nothing to drift from
+            assert (c.check_name, "gx") in engines and (c.check_name, "pandera") in engines
+
+
+def _weekend(df):
+    df.loc[10, "date"] = dt.date(2024, 1, 6)  # a Saturday
+    return df
+
+
+def _missing_days(df):
+    first = df["ticker"].iloc[0]
+    gone = df[df["ticker"] == first].index[20:23]
+    return df.drop(index=gone)
+
+
+FAULTS = {
+    "nulls": ("not_null:close", lambda df: df.assign(close=df["close"].mask(df.index % 97 == 3))),
+    "duplicates": ("unique:ticker,date", lambda df: pd.concat([df, df.iloc[[5, 6]]], ignore_index=True)),
+    "out_of_range": ("range:volume", lambda df: df.assign(volume=df["volume"].where(df.index != 7, -100))),
+    "high_below_low": (
+        "compare:high>=low",
+        lambda df: df.assign(high=df["high"].where(df.index != 11, df["low"] - 1)),
+    ),
+    "missing_trading_days": ("completeness:tickerxdate", _missing_days),
+    "weekend_dates": ("weekdays:date", _weekend),
+    "type_drift": ("column:volume", lambda df: df.assign(volume=df["volume"].astype(str))),
+    "dropped_column": ("column:close", lambda df: df.drop(columns=["close"])),
+}
+
+
+@pytest.mark.parametrize("fault", sorted(FAULTS))
+def test_every_fault_is_caught_by_both_engines_and_named(fault, stocks_2024, stock_spec):
+    check, inject = FAULTS[fault]
+    bad = inject(stocks_2024.copy())
+    res = enforce(bad, stock_spec, policy="warn")
+    for engine in ("gx", "pandera"):
+        failed = {r.check for r in res.checks if r.engine == engine and not r.passed}
+        assert check in failed, f"{engine} missed {fault}: failed={sorted(failed)}"
+    assert res.status == "warned" and len(res.good) == len(bad)
+    assert f"| {check} | gx | FAIL" in markdown_report(res, stock_spec)
+    assert f"| {check} | pandera | FAIL" in markdown_report(res, stock_spec)
+
+
+def test_row_level_faults_blame_the_same_rows_on_both_engines(stocks_2024, stock_spec):
+    bad = stocks_2024.copy()
+    bad.loc[[3, 40], "high"] = bad.loc[[3, 40], "low"] - 1
+    res = enforce(bad, stock_spec, policy="quarantine")
+    blamed = {r.engine: r.failing_index for r in res.checks if r.check == "compare:high>=low"}
+    assert blamed == {"gx": [3, 40], "pandera": [3, 40]}
+
+
+def _land(con, table: str, res, run_id: str) -> None:
+    """The landing side of the seam, reduced to what the policy needs (one transaction)."""
+    con.execute("BEGIN")
+    if res.status != "failed":
+        con.execute(f"CREATE TABLE IF NOT EXISTS {table} AS SELECT * FROM good LIMIT 0")
+        con.execute(f"INSERT INTO {table} SELECT * FROM good")
+    if len(res.quarantined):
+        con.execute(f"CREATE TABLE IF NOT EXISTS {table}__quarantine AS SELECT * FROM quarantined LIMIT 0")
+        con.execute(f"INSERT INTO {table}__quarantine SELECT * FROM quarantined")
+    con.execute(
+        'CREATE TABLE IF NOT EXISTS _autodata_checks (run_id VARCHAR, "check" VARCHAR, engine VARCHAR, passed BOOLEAN, observed VARCHAR, failing_rows BIGINT)'
+    )
+    for r in res.results:
+        con.execute(
+            "INSERT INTO _autodata_checks VALUES (?, ?, ?, ?, ?, ?)",
+            [run_id, r["check"], r["engine"], r["passed"], r["observed"], r["failing_rows"]],
+        )
+    con.execute("CREATE TABLE IF NOT EXISTS _autodata_runs (run_id VARCHAR, status VARCHAR)")
+    con.execute("INSERT INTO _autodata_runs VALUES (?, ?)", [run_id, res.status])
+    con.execute("COMMIT")
+
+
+@pytest.mark.parametrize("policy", ["fail", "quarantine", "warn"])
+def test_policies_at_landing(policy, stocks_2024, stock_spec, tmp_path):
+    bad = stocks_2024.copy()
+    bad.loc[[3, 40], "high"] = bad.loc[[3, 40], "low"] - 1
+    bad.loc[50, "volume"] = -1
+    res = enforce(bad, stock_spec, policy=policy, run_id=f"r-{policy}")
+    con = duckdb.connect(str(tmp_path / "t.duckdb"))
+    con.register("good", res.good)
+    con.register("quarantined", res.quarantined)
+    _land(con, "stocks", res, res.run_id)
+    status = con.execute("SELECT status FROM _autodata_runs").fetchall()[0][0]
+    tables = {r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()}
+    if policy == "fail":
+        assert status == "failed" and "stocks" not in tables and "stocks__quarantine" not in tables
+    elif policy == "quarantine":
+        assert status == "quarantined"
+        assert con.execute("SELECT count(*) FROM stocks").fetchall()[0][0] == len(bad) - 3
+        reasons = con.execute(
+            f"SELECT ticker, date, {FAILED_CHECKS_COLUMN} FROM stocks__quarantine ORDER BY ticker, date"
+        ).fetchall()
+        expected = bad.loc[[3, 40, 50]].sort_values(["ticker", "date"])
+        assert [(t, d) for t, d, _ in reasons] == list(zip(expected["ticker"], expected["date"], strict=True))
+        by_row = {(t, d): set(r.split(",")) for t, d, r in reasons}
+        assert "compare:high>=low" in by_row[(bad.loc[3, "ticker"], bad.loc[3, "date"])]
+        assert by_row[(bad.loc[50, "ticker"], bad.loc[50, "date"])] == {"range:volume"}
+        landed = con.execute("SELECT count(*) FROM stocks WHERE high < low OR volume < 0").fetchall()[0][0]
+        assert landed == 0
+    else:
+        assert status == "warned" and con.execute("SELECT count(*) FROM stocks").fetchall()[0][0] == len(bad)
+    failed = con.execute(
+        'SELECT DISTINCT "check" FROM _autodata_checks WHERE NOT passed ORDER BY 1'
+    ).fetchall()
+    assert ("range:volume",) in failed and ("compare:high>=low",) in failed
+
+
+def test_table_level_failure_cannot_be_quarantined(stocks_2024, stock_spec):
+    res = enforce(stocks_2024.drop(columns=["close"]), stock_spec, policy="quarantine")
+    assert res.status == "failed" and res.good.empty
+
+
+def test_warn_severity_never_blocks(stocks_2024):
+    spec = CheckSpec.model_validate(
+        {"name": "s", "checks": [{"kind": "range", "column": "volume", "max": 1, "severity": "warn"}]}
+    )
+    res = enforce(stocks_2024, spec, policy="fail")
+    assert res.status == "warned" and len(res.good) == len(stocks_2024)
+
+
+def test_suite_and_schema_round_trip_from_disk(stocks_2024, stock_spec, workspace):
+    bad = stocks_2024.copy()
+    bad.loc[[3, 40], "high"] = bad.loc[[3, 40], "low"] - 1
+    bad.loc[7, "date"] = dt.date(2024, 1, 6)
+    suite_path, schema_path = save_suite(stock_spec, workspace), save_schema(stock_spec, workspace)
+    assert (
+        suite_path == workspace.suite_path("sp500-daily") and schema_path.name == "sp500-daily.pandera.yaml"
+    )
+    text = schema_path.read_text()
+    assert "autodata_compare" in text and "autodata_completeness" in text and "autodata_weekday" in text
+
+    def key(results):
+        return sorted((r.check, r.passed, r.failing_rows, tuple(r.failing_index)) for r in results)
+
+    fresh_gx, _ = validate_gx(bad, stock_spec)
+    disk_gx, _ = validate_gx(bad, stock_spec, suite=load_suite(suite_path))
+    assert key(fresh_gx) == key(disk_gx)
+    fresh_pa = validate_pandera(bad, stock_spec)
+    disk_pa = validate_pandera(bad, stock_spec, schema=load_schema(schema_path))
+    assert key(fresh_pa) == key(disk_pa)
+    assert {r.check for r in disk_pa if not r.passed} >= {"compare:high>=low", "weekdays:date"}
+    # the JSON on disk is a GE 1.x suite
+    data = json.loads(suite_path.read_text())
+    assert data["name"] == "sp500-daily" and all("type" in e and "kwargs" in e for e in data["expectations"])
+
+
+def test_drift_against_previous_run(stocks_2024, stock_spec):
+    prev = profile(stocks_2024)
+    same = enforce(stocks_2024, stock_spec, previous=prev)
+    assert same.status == "passed"
+    drifted = stocks_2024.iloc[: len(stocks_2024) // 3].drop(columns=["divCash"]).assign(extra=1)
+    drifted = drifted.assign(adjVolume=drifted["adjVolume"].astype(str))
+    res = enforce(drifted, stock_spec, previous=prev, policy="warn")
+    for engine in ("gx", "pandera"):
+        failed = {r.check for r in res.checks if r.engine == engine and not r.passed}
+        assert {"drift:row_count", "drift:columns"} <= failed, (engine, failed)
+    cols = next(r for r in res.checks if r.check == "drift:columns" and r.engine == "gx").observed
+    assert cols["new"] == ["extra"] and cols["missing"] == ["divCash"] and "adjVolume" in cols["retyped"]
+
+
+def test_data_docs_and_report_for_a_run(stocks_2024, stock_spec, workspace):
+    bad = stocks_2024.copy()
+    bad.loc[3, "high"] = bad.loc[3, "low"] - 1
+    res = enforce(bad, stock_spec, workspace=workspace, run_id="run-docs", policy="fail")
+    assert res.docs_path == workspace.data_docs_dir / "sp500-daily" / "run-docs.html"
+    page = res.docs_path.read_text()
+    assert not re.findall(r"<(?:script|link|img)[^>]+(?:src|href)=\"https?://", page)
+    assert "../static/css/bootstrap.min.css" in page
+    assert (workspace.data_docs_dir / "static" / "css" / "bootstrap.min.css").exists()
+    summary = latest_summary("sp500-daily", workspace)
+    assert summary["status"] == "failed" and summary["docs_path"] == str(res.docs_path)
+    text = format_summary(summary)
+    assert "compare:high>=low" in text and str(res.docs_path) in text
