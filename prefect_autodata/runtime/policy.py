@@ -84,6 +84,14 @@ class CrawlPolicy(BaseModel):
         description="Regexes on the normalised URL; a match is never fetched.",
     )
     max_per_family: int = Field(
-        20, ge=1, description="Trap guard: pages per URL-pattern family (digits collapsed), e.g. calendars."
+        50,
+        ge=1,
+        description="Trap guard: pages one URL family (digits collapsed) may reach from its own pages "
+        "(next-month / next-page chains) before the chain is no longer followed.",
+    )
+    trap_guard: bool = Field(
+        True,
+        description="Drop URL families that re-serve the same page under new URLs (calendars) and cap "
+        "self-linking chains at max_per_family.",
     )
     concurrency: int = Field(8, ge=1, le=256, description="Pages fetched in parallel within one BFS level.")

@@ -105,9 +105,12 @@ def _is_tracking(key: str) -> bool:
     return k in TRACKING_PARAMS or k.startswith(TRACKING_PREFIXES)
 
 
-def normalize_url(url: str, base: str | None = None) -> str:
+def normalize_url(url: str, base: str | None = None, *, strip_trailing_slash: bool = True) -> str:
     """Canonical form: absolute, no fragment, no tracking keys, lowercase scheme/host, no default port,
-    no trailing slash (except the root), query keys sorted. Pagination/sort/category keys are kept."""
+    no trailing slash (except the root), query keys sorted. Pagination/sort/category keys are kept.
+
+    The trailing-slash-free form is an identity key; servers may treat ``/a/`` and ``/a`` differently, so
+    pass ``strip_trailing_slash=False`` for the URL actually requested."""
     if base is not None:
         url = urljoin(base, url.strip())
     parts = urlsplit(url.strip())
@@ -121,7 +124,7 @@ def normalize_url(url: str, base: str | None = None) -> str:
         netloc = f"{parts.username}@{netloc}"
     path = quote(unquote(parts.path), safe="/:@!$&'()*+,;=-._~%")
     path = re.sub(r"/{2,}", "/", path)
-    if len(path) > 1 and path.endswith("/"):
+    if strip_trailing_slash and len(path) > 1 and path.endswith("/"):
         path = path.rstrip("/") or "/"
     if not path:
         path = "/"
