@@ -155,6 +155,34 @@ def run_cmd(
         raise typer.Exit(1)
 
 
+@app.command("trace")
+def trace_cmd(
+    run: str = typer.Argument(..., help="Run ID (or unique prefix, or a .jsonl path) whose OHCache trace to print."),
+    as_json: bool = typer.Option(False, "--json", help="Print the events as one JSON object."),
+    mermaid: bool = typer.Option(False, "--mermaid", help="Print the hypergraph as a Mermaid flowchart."),
+    png: str = typer.Option("", "--png", help="Also render the hypergraph to this PNG file (uses Chromium)."),
+) -> None:
+    """Print a collection run's agent trace: messages, tool calls, cache accesses, LLM calls and tokens."""
+    from prefect_autodata.ohcache.render import to_mermaid, to_png
+    from prefect_autodata.ohcache.trace import Trace, find_trace, format_trace
+    from prefect_autodata.workspace import Workspace
+
+    try:
+        path = find_trace(Workspace.default().traces_dir, run)
+        events = Trace.load(path)
+        if png:
+            err.print(f"hypergraph picture: {to_png(events, png)}")
+    except AutoDataError as exc:
+        _fail(exc)
+        return
+    if as_json:
+        emit_json({"run": path.stem, "path": str(path), "events": events})
+    elif mermaid:
+        sys.stdout.write(to_mermaid(events) + "\n")
+    else:
+        sys.stdout.write(format_trace(events) + "\n")
+
+
 def main() -> None:
     try:
         app()
