@@ -89,7 +89,7 @@ class Transform(_Model):
             return {"op": data}
         if isinstance(data, dict) and "op" not in data and len(data) == 1:
             ((op, arg),) = data.items()
-            if isinstance(arg, dict):
+            if isinstance(arg, dict) and not (op == "map" and "mapping" not in arg):
                 return {"op": op, **arg}
             key = {
                 "split": "sep",
@@ -477,7 +477,7 @@ class CollectorSpec(_Model):
         try:
             data = yaml.safe_load(text)
         except yaml.YAMLError as exc:
-            raise ConfigError(f"{origin}: not valid YAML: {exc}") from exc
+            raise ConfigError(f"{origin}: not valid YAML: {' '.join(str(exc).split())}") from exc
         return cls.parse(data, origin=origin)
 
     @classmethod
