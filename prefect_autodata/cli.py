@@ -155,6 +155,24 @@ def run_cmd(
         raise typer.Exit(1)
 
 
+@app.command("report")
+def report(
+    name: str = typer.Argument(..., help="Collector name."),
+    as_json: bool = typer.Option(False, "--json", help="Print the latest summary as JSON."),
+) -> None:
+    """Print the latest expectation summary of a collector and the path of its Data Docs page."""
+    from prefect_autodata.expectations.report import format_summary, latest_summary
+
+    try:
+        summary = latest_summary(name)
+    except AutoDataError as exc:
+        _fail(exc)
+    if as_json:
+        emit_json(summary)
+        return
+    sys.stdout.write(format_summary(summary) + "\n")
+
+
 @app.command("trace")
 def trace_cmd(
     run: str = typer.Argument(..., help="Run ID (or unique prefix, or a .jsonl path) whose OHCache trace to print."),

@@ -220,3 +220,18 @@ def test_data_docs_and_report_for_a_run(stocks_2024, stock_spec, workspace):
     assert summary["status"] == "failed" and summary["docs_path"] == str(res.docs_path)
     text = format_summary(summary)
     assert "compare:high>=low" in text and str(res.docs_path) in text
+
+
+def test_cli_report_prints_latest_summary(stocks_2024, stock_spec, workspace):
+    import os
+    import subprocess
+    import sys
+
+    res = enforce(stocks_2024, stock_spec, workspace=workspace, run_id="run-cli")
+    env = {**os.environ, "AUTODATA_WORKSPACE": str(workspace.root)}
+    cmd = [sys.executable, "-m", "prefect_autodata.cli", "report", "sp500-daily"]
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "sp500-daily: passed (run run-cli" in out.stdout and str(res.docs_path) in out.stdout
+    missing = subprocess.run([*cmd[:-1], "nothing-here"], env=env, capture_output=True, text=True, timeout=120)
+    assert missing.returncode == 2 and "no expectation report" in missing.stderr and "Traceback" not in missing.stderr
