@@ -142,6 +142,7 @@ class Player:
     last_team_id: int
     last_team: str
     info_row: list
+    seasons: frozenset[int]
 
 
 @dataclass(frozen=True)
@@ -228,7 +229,8 @@ def _build() -> NbaData:
             None if weight is None else str(weight), n, team_id, team_abbr, str(lo), str(hi),
             _clean(row.PLAYER_DRAFT_YEAR), _clean(row.PLAYER_DRAFT_ROUND), _clean(row.PLAYER_DRAFT_NUMBER),
         ]  # fmt: skip
-        players[int(pid)] = Player(int(pid), name, lo, hi, team_id, team_abbr, info)
+        played = frozenset(r[PLAYER_SEASON_HEADERS.index("SEASON_ID")] for r in player_rows[pid])
+        players[pid] = Player(pid, name, lo, hi, team_id, team_abbr, info, played)
     return NbaData(teams, team_rows, season_teams, players, player_rows)
 
 
@@ -465,7 +467,7 @@ def routes(ctx) -> list[BaseRoute]:
         year = int(season[:4])
         rows = []
         for pl in d.players.values() if league == "00" else ():
-            active = pl.from_year <= year <= pl.to_year
+            active = year in pl.seasons
             if (only_current == "1" and not active) or pl.from_year > year:
                 continue
             team = d.teams.get(pl.last_team_id) if pl.to_year >= year else None

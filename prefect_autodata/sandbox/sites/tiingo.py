@@ -24,6 +24,7 @@ from datetime import date, datetime
 
 import anyio
 import numpy as np
+import pandas as pd
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
@@ -103,16 +104,20 @@ def price_index() -> dict[str, TickerPrices]:
     with _index_lock:
         if _index is None:
             df = load_table("stocks")
-            tickers = df["ticker"].to_numpy(dtype=object)
-            days = df["date"].to_numpy(dtype="datetime64[D]")
-            order = np.lexsort((days, tickers))
-            tickers, days = tickers[order], days[order]
+            # pd.to_datetime is ~20x faster than numpy on a column of datetime.date objects
+            days = pd.to_datetime(df["date"]).to_numpy().astype("datetime64[D]")
+            codes, names = pd.factorize(df["ticker"], sort=True)
+            order = np.lexsort((days.astype(np.int64), codes))
+            codes, days = codes[order], days[order]
             cols = {c: df[c].to_numpy()[order] for c in PRICE_COLUMNS}
-            uniq, starts = np.unique(tickers, return_index=True)
-            ends = list(starts[1:]) + [len(tickers)]
+            starts = np.searchsorted(codes, np.arange(len(names)), "left")
+            ends = np.searchsorted(codes, np.arange(len(names)), "right")
             out: dict[str, TickerPrices] = {}
-            for t, s, e in zip(uniq, starts, ends, strict=True):
-                out[str(t).upper()] = TickerPrices(str(t), days[s:e], {c: a[s:e] for c, a in cols.items()})
+            for name, s, e in zip(names, starts.tolist(), ends.tolist(), strict=True):
+                if e > s:
+                    out[str(name).upper()] = TickerPrices(
+                        str(name), days[s:e], {c: a[s:e] for c, a in cols.items()}
+                    )
             _index = out
     return _index
 
