@@ -233,5 +233,11 @@ def test_cli_report_prints_latest_summary(stocks_2024, stock_spec, workspace):
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "sp500-daily: passed (run run-cli" in out.stdout and str(res.docs_path) in out.stdout
-    missing = subprocess.run([*cmd[:-1], "nothing-here"], env=env, capture_output=True, text=True, timeout=120)
-    assert missing.returncode == 2 and "no expectation report" in missing.stderr and "Traceback" not in missing.stderr
+    missing = subprocess.run(
+        [*cmd[:-1], "nothing-here"], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert (
+        missing.returncode == 2
+        and "no expectation report" in missing.stderr
+        and "Traceback" not in missing.stderr
+    )
