@@ -239,3 +239,18 @@ def test_secret_never_written_anywhere(server, tmp_path, caplog):
         assert KEY not in p.read_text(errors="replace"), p
     assert KEY not in caplog.text
     assert KEY not in repr(settings(server)) and KEY not in settings(server).model_dump_json()
+
+
+def test_models_endpoint_and_auth_like_openai(server):
+    import httpx
+
+    r = httpx.get(f"{server.base_url}/models", headers={"Authorization": f"Bearer {KEY}"})
+    assert r.status_code == 200 and "plan-research" in [m["id"] for m in r.json()["data"]]
+    r = httpx.get(f"{server.base_url}/models")
+    assert r.status_code == 401 and "didn't provide an API key" in r.json()["error"]["message"]
+    r = httpx.post(
+        f"{server.base_url}/chat/completions",
+        headers={"Authorization": f"Bearer {KEY}"},
+        json={"model": "nope", "messages": [{"role": "user", "content": "hi"}]},
+    )
+    assert r.status_code == 404 and r.json()["error"]["code"] == "model_not_found"
