@@ -21,7 +21,7 @@ import struct
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qsl, quote, unquote, urlencode
+from urllib.parse import parse_qsl, quote, urlencode
 
 PROFILES = ("none", "flaky", "hostile")
 DEFAULT_FAULT_RATE = {"none": 0.0, "flaky": 0.10, "hostile": 0.12}
@@ -212,7 +212,7 @@ class ChaosMiddleware:
     async def _hop(self, scope: dict, send: Any) -> None:
         """Second leg of a redirect chain: 302 to the original URL (whose next visit passes)."""
         query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
-        target = unquote(query.get("to", "/"))
+        target = query.get("to", "/")  # parse_qsl already decoded it once; a second decode would corrupt %26
         if not target.startswith("/") or target.startswith("//"):
             target = "/"
         await _send_simple(send, 302, b"Found", "text/plain", extra=[(b"location", target.encode("latin-1"))])

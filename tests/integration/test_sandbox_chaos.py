@@ -268,3 +268,25 @@ def test_hostile_robots_adds_disallows(hostile):
         assert f"Disallow: {p}" in text and f"Disallow: {p}" in plain
     assert text.count("Disallow:") > plain.count("Disallow:")
     assert "User-agent: GPTBot" in text
+
+
+def test_redirect_hop_keeps_percent_encoded_targets_intact():
+    """The middle hop must send the client back to the byte-identical URL (e.g. ``S%26P``)."""
+    import asyncio
+    from urllib.parse import quote
+
+    target = "/en.wikipedia.org/wiki/List_of_S%26P_500_companies?a=1&b=2"
+    sent: list[dict] = []
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": HOP_PATH,
+        "query_string": f"to={quote(target, safe='')}".encode(),
+    }
+    asyncio.run(ChaosMiddleware(None, profile="hostile", seed=0)(scope, None, send))
+    assert sent[0]["status"] == 302
+    assert dict(sent[0]["headers"])[b"location"] == target.encode()

@@ -215,7 +215,11 @@ def _has_site(name: str) -> bool:
         ("NeurIPS 2017 accepted papers", "nips", "/papers.nips.cc/paper_files/paper/2017"),
         ("AAPL daily stock prices api", "tiingo", "aapl"),
         ("Boston Celtics team statistics", "nba", "celtics|1610612738"),
-        ("MLB team batting leaderboard 2021", "fangraphs", "2021"),
+        (
+            "MLB team batting leaderboard 2021",
+            "fangraphs",
+            "/www.fangraphs.com/leaders/major-league?stats=bat",
+        ),
         ("List of S&P 500 companies", "wiki", "list_of_s%26p_500_companies|list_of_s&p_500_companies"),
         ("NBA players 2023-24 season stats", "jsonly", "/www.hoops-explorer.com/seasons/2023/players"),
         ("children's picture books with read-aloud videos", "bara", "/www.picturebook-library.org/"),

@@ -9,6 +9,7 @@ papers table. Ranking is BM25 over title (weighted twice) + snippet: determinist
 from __future__ import annotations
 
 import html
+import logging
 import math
 import re
 import threading
@@ -19,6 +20,8 @@ from urllib.parse import quote_plus
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
+
+log = logging.getLogger(__name__)
 
 SITEMAP = [("Web search (sandbox index)", "/search?q=NeurIPS+2017+accepted+papers")]
 DEFAULT_NUM = 10
@@ -181,7 +184,11 @@ def build_index() -> Index:
         name = mod.__name__.rsplit(".", 1)[-1]
         if name == "search":
             continue
-        provided = _module_docs(mod)
+        try:
+            provided = _module_docs(mod)
+        except Exception:  # one broken site must not take search down with it
+            log.exception("search: %s.search_docs() failed; indexing its site map only", name)
+            provided = []
         if not provided:
             silent_modules.add(name)
         for d in provided:
