@@ -81,6 +81,7 @@ class TickerPrices:
     ticker: str
     days: np.ndarray  # datetime64[D], ascending
     columns: dict[str, np.ndarray]
+    has_nan: bool = False
 
     def bounds(self, start: date | None, end: date | None) -> tuple[int, int]:
         lo = 0 if start is None else int(np.searchsorted(self.days, np.datetime64(start, "D"), "left"))
@@ -308,10 +309,11 @@ def routes(ctx) -> list[BaseRoute]:
             dict(zip(keys, (f"{d}T00:00:00.000Z", *row), strict=True))
             for d, *row in zip(days, *values, strict=True)
         ]
-        for r in rows:  # NaN is not JSON; the real API sends null
-            for k, v in r.items():
-                if isinstance(v, float) and v != v:
-                    r[k] = None
+        if tp.has_nan:  # NaN is not JSON; the real API sends null
+            for r in rows:
+                for k, v in r.items():
+                    if isinstance(v, float) and v != v:
+                        r[k] = None
         return _json(rows, headers=headers)
 
     async def docs(request: Request) -> Response:
