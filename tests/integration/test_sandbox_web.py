@@ -259,3 +259,30 @@ def test_search_html_page_and_bad_params(client):
         assert bad.status_code == 400 and bad.json()["error"]["param"] == field
     none = client.get("/search", params={"q": "zzqqxx", "format": "json"}).json()
     assert none["results"] == []
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        f"{LIB}/books/page/0",
+        f"{LIB}/books/page/99999999999999999999",
+        f"{LIB}/stacks/-1",
+        f"{LIB}/stacks/007",
+        f"{LIB}/events/calendar/0000/00",
+        f"{LIB}/media/covers/..%2F..%2Fetc%2Fpasswd.png",
+        f"{LIB}/collections/animals/shelves/3",
+        f"{jsonly.PREFIX}/seasons/abc/players",
+        f"{jsonly.PREFIX}/api/players?season=2000&page=99999",
+        f"{jsonly.PREFIX}/api/players?season=%00",
+        "/search?q=%00%ff&format=json",
+        "/search?q=" + "a+" * 200 + "&format=json",
+        "/search?q=x&num=abc",
+    ],
+)
+def test_odd_requests_never_cause_a_server_error(client, path):
+    r = client.get(path)
+    assert r.status_code < 500, (path, r.status_code, r.text[:200])
+    if r.status_code == 404:
+        assert r.headers["content-type"].startswith("text/html")
+    if r.status_code == 400:
+        assert r.json()["error"]
