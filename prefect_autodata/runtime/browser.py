@@ -232,6 +232,7 @@ class BrowserSession:
                     ) from exc
             scrolls = self._scroll(page, scroll_steps, timeout_ms)
             clicks = self._click_more(page, load_more_selector, max_clicks, timeout_ms)
+            self._settle(page, timeout_ms)
             html = page.content()
             title = page.title()
             final_url = page.url
@@ -258,6 +259,15 @@ class BrowserSession:
             page.wait_for_load_state("networkidle", timeout=min(timeout_ms, 10_000))
         except PlaywrightTimeout:
             pass
+        # Network idle is not DOM idle: scripts append rows after their fetch resolves. Wait until the
+        # document stops changing (two equal samples), bounded.
+        size = -1
+        for _ in range(20):
+            now = page.evaluate("document.documentElement ? document.documentElement.outerHTML.length : 0")
+            if now == size:
+                break
+            size = now
+            page.wait_for_timeout(100)
 
     def _scroll(self, page: Any, steps: int, timeout_ms: float) -> int:
         done = 0
