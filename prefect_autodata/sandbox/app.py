@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Route
+from starlette.routing import Mount, Route, Router
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +66,30 @@ async def _server_error(request: Request, exc: Exception) -> Response:
     return JSONResponse({"detail": "internal error"}, status_code=500)
 
 
+class _PrefixRouter(Router):
+    """Dispatch on the first path segment (the imitated host) instead of trying every Mount in turn.
+
+    With a dozen sites, Starlette's linear route matching cost ~20% of each small API response.
+    """
+
+    def __init__(self, routes: list) -> None:
+        super().__init__(routes=routes)
+        by_prefix: dict[str, list] = {}
+        for route in routes:
+            if isinstance(route, Mount) and route.path.count("/") == 1:
+                by_prefix.setdefault(route.path, []).append(route)
+        self._subs = {prefix: Router(routes=mounts) for prefix, mounts in by_prefix.items()}
+
+    async def app(self, scope, receive, send) -> None:  # type: ignore[override]
+        if scope["type"] == "http":
+            path = scope.get("path", "")
+            sub = self._subs.get("/" + path.split("/", 2)[1]) if path.startswith("/") and path != "/" else None
+            if sub is not None:
+                await sub.app(scope, receive, send)
+                return
+        await super().app(scope, receive, send)
+
+
 def load_sites() -> list:
     mods = []
     for name in SITE_MODULES:
@@ -109,6 +133,7 @@ def build_app(chaos: str = "none", seed: int = 0) -> Starlette:
         routes=[Route("/", index), *routes],
         exception_handlers={404: _not_found, 500: _server_error, Exception: _server_error},
     )
+    app.router = _PrefixRouter(app.router.routes)
     app.state.ctx = ctx
     if chaos != "none":
         from prefect_autodata.sandbox.chaos import ChaosMiddleware
