@@ -33,6 +33,7 @@ from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
+import numpy as np
 import pandas as pd
 from pydantic import BaseModel
 
@@ -211,6 +212,60 @@ def normalise(value: Any, *, field: str | None = None) -> str:
     return s
 
 
+def _norm_float(f: float) -> str:
+    """Fast path of ``normalise`` for floats: most values already have at most 4 decimals."""
+    if f != f or f in (math.inf, -math.inf):
+        return _MISSING
+    r = repr(f)
+    head, dot, tail = r.partition(".")
+    if dot and "e" not in r and len(tail) <= 4:
+        return head if tail == "0" else r
+    return _norm_number(Decimal(r))
+
+
+def _norm_float_array(arr: np.ndarray) -> list[str]:
+    """Vectorised ``_norm_float``: numpy rounds; values near a half-way tie go the exact Decimal way."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        scaled = arr * 1e4
+        near_tie = np.abs(np.abs(scaled - np.trunc(scaled)) - 0.5) < 1e-6
+        rounded = np.round(arr, 4)
+    out = []
+    for v, r, tie in zip(arr.tolist(), rounded.tolist(), near_tie.tolist(), strict=True):
+        if tie or v != v or v in (math.inf, -math.inf):
+            out.append(_norm_float(v))
+            continue
+        text = repr(r) if r != 0 else "0"  # also folds -0.0
+        if "e" in text:
+            text = _norm_float(v)
+        elif text.endswith(".0"):
+            text = text[:-2]
+        out.append(text)
+    return out
+
+
+def _normalise_column(values: pd.Series, field: str) -> list[str]:
+    """Normalise a whole column; typed columns take a fast path, the rest are memoised per value."""
+    kind = values.dtype.kind
+    items = values.tolist()
+    if kind in "iu":
+        return [str(v) for v in items]
+    if kind == "f":
+        return _norm_float_array(values.to_numpy(dtype=float))
+    memo: dict[Any, str] = {}
+    out = []
+    for v in items:
+        try:
+            out.append(memo[v])
+        except (KeyError, TypeError):
+            n = normalise(v, field=field)
+            try:
+                memo[v] = n
+            except TypeError:
+                pass
+            out.append(n)
+    return out
+
+
 def _prf(tp: int, n_pred: int, n_true: int) -> tuple[float, float, float]:
     if n_pred == 0 and n_true == 0:
         return 1.0, 1.0, 1.0
@@ -241,13 +296,13 @@ def score(predicted: pd.DataFrame, truth: pd.DataFrame, fields: list[str] | None
         tcol = _column(truth, f)
         if tcol is None:
             raise ValueError(f"field {f!r} is not a column of the ground truth")
-        true_cols[f] = [normalise(v, field=f) for v in truth[tcol].tolist()]
+        true_cols[f] = _normalise_column(truth[tcol], f)
         pcol = _column(predicted, f)
         if pcol is None:
             missing.append(f)
             pred_cols[f] = [_MISSING] * len(predicted)
         else:
-            pred_cols[f] = [normalise(v, field=f) for v in predicted[pcol].tolist()]
+            pred_cols[f] = _normalise_column(predicted[pcol], f)
         t = Counter(v for v in true_cols[f] if v != _MISSING)
         p = Counter(v for v in pred_cols[f] if v != _MISSING)
         tp = sum((t & p).values())

@@ -159,3 +159,16 @@ def test_score_to_dict_round_trips(truth):
     d = score(truth, truth).to_dict()
     assert d["f1"] == 1.0 and d["per_attribute"]["X"]["expected"] == 4
     assert not math.isnan(d["row_precision"])
+
+
+def test_float_column_fast_path_agrees_with_normalise():
+    import random
+
+    rng = random.Random(3)
+    values = [0.12345678, 3.33335, 1.00005, -4e-05, 1e-05, 1e20, float("nan"), 2.675]
+    values += [round(rng.uniform(-1e5, 1e5), rng.randint(0, 9)) for _ in range(20000)]
+    col = pd.Series(values, dtype="float64")
+    expected = [normalise(v) for v in values]
+    truth = pd.DataFrame({"X": expected})  # strings: the slow, general path
+    s = score(pd.DataFrame({"X": col}), truth)
+    assert s.per_attribute["X"].f1 == 1.0
