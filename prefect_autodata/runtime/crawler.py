@@ -14,6 +14,7 @@ import re
 from collections import Counter, deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import datetime
 from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
@@ -48,6 +49,8 @@ class Visit:
     title: str = ""
     error: str | None = None
     trap: bool = False
+    fetched_at: datetime | None = None
+    html: str | None = field(default=None, repr=False)  # kept when bfs_crawl(keep_html=True)
 
 
 @dataclass
@@ -74,8 +77,12 @@ class CrawlResult:
     media: list[MediaItem] = field(default_factory=list)
     skipped: dict[str, int] = field(default_factory=dict)
     rounds: list[CrawlRound] = field(default_factory=list)
-    html_by_url: dict[str, str] = field(default_factory=dict)
     traps: list[str] = field(default_factory=list)
+
+    @property
+    def html_by_url(self) -> dict[str, str]:
+        """HTML of every content page kept (traps excluded), for extraction and media verification."""
+        return {v.url: v.html for v in self.pages if v.html is not None and not v.trap}
 
     @property
     def pages_ok(self) -> int:
@@ -225,7 +232,7 @@ class _Crawl:
             self.result.pages.append(Visit(url, depth, status, parent, error=str(outcome)))
             return
         resp = outcome
-        visit = Visit(url, depth, resp.status, parent)
+        visit = Visit(url, depth, resp.status, parent, fetched_at=resp.fetched_at)
         self.result.pages.append(visit)
         if resp.status >= 400 or "html" not in resp.content_type:
             return  # BaRA: children of failed pages are skipped; non-HTML has no links
@@ -247,7 +254,7 @@ class _Crawl:
                 if self.family_self[fam] >= p.max_per_family:
                     self.capped.add(fam)  # keep what we have, follow no more of this chain
         if self.keep_html:
-            self.result.html_by_url[url] = resp.text
+            visit.html = resp.text
         self.result.media.extend(extract_media(root, url))
         if depth >= p.depth:
             return
@@ -275,8 +282,9 @@ class _Crawl:
         ]
         trap_pages = {v.url for v in res.pages if v.trap}
         res.media = [m for m in res.media if m.page_url not in trap_pages]
-        for u in trap_pages:
-            res.html_by_url.pop(u, None)
+        for v in res.pages:
+            if v.trap:
+                v.html = None
         self.skipped["trap"] += len(trap_pages)
         res.skipped = dict(sorted(self.skipped.items()))
         return res
@@ -353,3 +361,6 @@ def bfs_crawl(
     assert best is not None
     best.rounds = rounds
     return best
+
+
+crawl = bfs_crawl  # the name the collector runtime imports

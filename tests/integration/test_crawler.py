@@ -52,6 +52,8 @@ def test_full_bounds_find_the_whole_reference_set(full_crawl, sandbox_url):
     assert found == REF["pages"]
     assert res.skipped["robots"] >= 1 and res.skipped["excluded"] > 0 and res.skipped["off-site"] > 0
     assert not any("/private/" in v.url or "/login" in v.url for v in res.pages)
+    ok = [v for v in res.pages if v.status == 200 and not v.trap]
+    assert set(res.html_by_url) == {v.url for v in ok} and all(v.fetched_at and "<html" in v.html for v in ok)
 
 
 def test_media_gates(full_crawl, sandbox_url):
