@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Generic, TypeVar
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, Response
 
 from prefect_autodata.sandbox.data import data_dir, load_table
 
@@ -60,10 +60,6 @@ def not_found(request: Request, site: str = "") -> HTMLResponse:
         '<p><a href="/">Back to the site map</a></p></div>'
     )
     return HTMLResponse(page("404 Not Found", body), status_code=404)
-
-
-def json_error(status_code: int, payload: dict) -> JSONResponse:
-    return JSONResponse(payload, status_code=status_code)
 
 
 def _pdf_escape(text: str) -> str:
@@ -180,17 +176,3 @@ def split_url(url: str, host: str) -> str | None:
     if not m or m.group(1).lower() != host.lower():
         return None
     return m.group(2) or "/"
-
-
-def int_param(request: Request, name: str, default: int, *, minimum: int, maximum: int) -> int:
-    """Parse an integer query parameter; ValueError names the parameter and the bad value."""
-    raw = request.query_params.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        value = int(raw)
-    except ValueError as exc:
-        raise ValueError(f"{name} must be an integer, got {raw!r}") from exc
-    if value < minimum or value > maximum:
-        raise ValueError(f"{name} must be between {minimum} and {maximum}, got {value}")
-    return value

@@ -138,6 +138,18 @@ async def papers_php(request: Request) -> Response:
     return html_response(text)
 
 
+async def home(request: Request) -> Response:
+    idx = INDEX.get()
+    years = "".join(f"<li>ECCV {y}: {len(idx.years[y])} papers</li>" for y in sorted(idx.years, reverse=True))
+    body = (
+        '<h2 class="section-title">European Computer Vision Association</h2>'
+        "<p>ECVA organises the European Conference on Computer Vision (ECCV) and hosts its open-access "
+        f'proceedings.</p><p><a class="btn-get-started" href="{P}/papers.php">Browse the ECCV papers</a></p>'
+        f"<ul>{years}</ul>"
+    )
+    return html_response(page("ECVA | European Computer Vision Association", _chrome(body), head=_HEAD))
+
+
 def _paper_page(rec: dict) -> str:
     body = (
         '<div id="content"><dl><dd>'
@@ -167,6 +179,8 @@ def routes(ctx) -> list[BaseRoute]:
         Mount(
             P,
             routes=[
+                Route("/", home),
+                Route("/index.php", home),
                 Route("/papers.php", papers_php),
                 Route("/{path:path}", catch_all),
             ],
