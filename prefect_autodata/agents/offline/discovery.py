@@ -1,0 +1,418 @@
+"""Rule-based discovery heuristics for the offline web agent: observation, not memorised layouts.
+
+Pure functions over what a page shows: which search queries a plan implies, how relevant a link or a
+hit is to the plan, which API URLs an inline script names (with simple JS constants resolved), where
+the record array sits in a JSON body, how an endpoint pages, and which links on a listing are the
+repeated detail links. Nothing here knows any particular site.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+from urllib.parse import parse_qsl, quote, urljoin, urlsplit
+
+from prefect_autodata.agents.evidence import Link, PaginationHint, SearchHit
+from prefect_autodata.agents.offline.instruction import ParsedInstruction
+
+_WORD = re.compile(r"[a-z]+|\d+")
+_STOP = set(
+    "a an and the of in on for to from with by at all up collect get daily information data statistics "
+    "stats accepted papers regular season seasons team teams player players stock stocks between".split()
+)
+DATA_WORDS = ("api", "documentation", "docs", "download", "csv", "json", "export", "all papers", "by season")
+JUNK_WORDS = (
+    "login",
+    "signup",
+    "sign up",
+    "register",
+    "privacy",
+    "terms",
+    "cookie",
+    "admin",
+    "logout",
+    "faq",
+)
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+# ------------------------------------------------------------------------------------------- plan terms
+
+
+def season_label(year: int) -> str:
+    """The 'YYYY-YY' way many sports sites write the season that starts in ``year``."""
+    return f"{year}-{(year + 1) % 100:02d}"
+
+
+def plan_terms(plan: ParsedInstruction) -> dict[str, float]:
+    """Words that identify the requested entity, weighted by how specific they are."""
+    t: dict[str, float] = {}
+
+    def add(text: str, w: float) -> None:
+        for x in words(text):
+            if x not in _STOP and len(x) > 1:
+                t[x] = max(t.get(x, 0.0), w)
+
+    if plan.venue:
+        add(plan.venue.abbr, 3.0)
+        add(plan.venue.name, 0.5)
+    if plan.track:
+        add(plan.track.replace("Track", ""), 1.5)
+    for y in plan.years[:12] or [y for y in (plan.start_year, plan.end_year) if y]:
+        t[str(y)] = max(t.get(str(y), 0.0), 2.0)
+    for tk in plan.tickers:
+        t[tk.lower()] = 3.0
+    for team in plan.teams:
+        add(team.name, 1.5)
+        t[team.abbr.lower()] = max(t.get(team.abbr.lower(), 0.0), 1.0)
+        last = words(team.name)[-1:]
+        for w_ in last:
+            t[w_] = 3.0
+    for p in plan.players:
+        for i, w_ in enumerate(words(p)):
+            t[w_] = max(t.get(w_, 0.0), 3.0 if i else 1.5)
+    ent = plan.entity
+    if ent.startswith(("nba_", "mlb_")):
+        t[ent[:3]] = 2.0
+        for w_ in ("team", "teams") if ent != "nba_player" else ("player", "players"):
+            t[w_] = 1.5
+    if plan.all_teams:
+        for w_, wt in (("leaderboard", 2.0), ("leaders", 1.5), ("league", 1.0), ("every", 1.0), ("all", 0.5)):
+            t[w_] = wt
+    if ent.startswith("mlb_"):
+        kind = ent[4:]
+        t[kind] = 2.0
+        t[{"hitting": "batting", "pitching": "pitching"}.get(kind, kind)] = 2.0
+    if getattr(plan, "all_sp500", False):
+        t["500"] = 2.0
+        t["constituents"] = 1.0
+    return t
+
+
+def search_queries(plan: ParsedInstruction) -> list[str]:
+    """Queries that should surface the source(s) of the plan, most specific first."""
+    q: list[str] = []
+    ent = plan.entity
+    years = plan.years or [y for y in (plan.start_year, plan.end_year) if y]
+    if ent == "paper" and plan.venue:
+        for y in (years[:1] + years[-1:]) if years else [None]:
+            base = f"{plan.venue.abbr} {y} accepted papers" if y else f"{plan.venue.abbr} accepted papers"
+            q.append(f"{base} {plan.track}" if plan.track else base)
+    elif ent == "stock":
+        if getattr(plan, "all_sp500", False):
+            q.append("list of S&P 500 companies constituents")
+        for tk in plan.tickers[:3]:
+            q.append(f"{tk} daily stock prices")
+        if not plan.tickers:
+            q.append("daily stock prices open high low close volume")
+    elif ent in ("nba_team", "nba_player") or ent.startswith("mlb_"):
+        league = "NBA" if ent.startswith("nba") else "MLB"
+        kind = ent[4:] if ent.startswith("mlb_") else ""
+        names = [p for p in plan.players[:4]] if ent == "nba_player" else [t.name for t in plan.teams[:3]]
+        for n in names:
+            q.append(f"{n} {kind} stats".replace("  ", " "))
+        if not names:
+            y = f" {years[0]}" if years else ""
+            q.append(f"{league} team {kind} stats by season{y}".replace("  ", " "))
+    if not q or ent == "unknown":
+        q.append(" ".join(w for w in words(plan.text) if w not in ("collect", "all", "the", "of")))
+    out: list[str] = []
+    for s in q:
+        s = " ".join(s.split())
+        if s and s not in out:
+            out.append(s)
+    return out
+
+
+def relevance(text: str, url: str, terms: dict[str, float]) -> float:
+    """How strongly a title/anchor text plus URL speaks about the plan's terms (0 = not at all)."""
+    toks = Counter(words(text) + words(urlsplit(url).path + " " + urlsplit(url).query))
+    score = sum(w for term, w in terms.items() if term in toks)
+    if "team" in terms and "player" not in terms and ("players" in toks or "player" in toks):
+        score -= 2  # a per-player listing when team rows were asked for
+    low = text.lower()
+    if any(j in low or j in url.lower() for j in JUNK_WORDS):
+        score -= 5
+    return score
+
+
+def rank_hits(hits: list[SearchHit], plan: ParsedInstruction) -> list[SearchHit]:
+    """Search hits re-ranked by agreement with the plan (a year or name mismatch sinks a hit)."""
+
+    def key(h: SearchHit) -> tuple[float, int]:
+        return (-hit_score(h, plan), h.rank)
+
+    uniq: dict[str, SearchHit] = {}
+    for h in hits:
+        uniq.setdefault(h.url, h)
+    return sorted(uniq.values(), key=key)
+
+
+def hit_score(h: SearchHit, plan: ParsedInstruction) -> float:
+    """Agreement of one hit with the plan; a hit about other years than the plan's is pushed down."""
+    s = relevance(f"{h.title} {h.snippet}", h.url, plan_terms(plan))
+    years = {str(y) for y in plan.years}
+    hit_years = {w for w in words(f"{h.title} {h.url}") if re.fullmatch(r"(19|20)\d\d", w)}
+    if years and hit_years and not (hit_years & years) and len(years) < 6:
+        s -= 2.5
+    return s
+
+
+def link_score(link: Link, terms: dict[str, float]) -> float:
+    s = relevance(link.text, link.url, terms)
+    low = f"{link.text} {link.url}".lower()
+    if any(w in low for w in DATA_WORDS):
+        s += 1.5
+    return s
+
+
+# ------------------------------------------------------------------------------------------- scripts
+
+_JS_CONST = re.compile(r"""(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(['"`])([^'"`\n]{0,300})\2""")
+_JS_NUM = re.compile(r"""(?:const|let|var|,)\s*([A-Za-z_$][\w$]*)\s*=\s*(-?\d+)\b""")
+_WIN_ASSIGN = re.compile(r"""window\.([A-Za-z_$][\w$]*)\s*=\s*(['"])([^'"\n]{1,500})\2""")
+_STRING = re.compile(r"""(['"`])((?:\\.|(?!\1)[^\\\n]){2,600})\1""")
+_TPL_VAR = re.compile(r"\$\{\s*([^}]+?)\s*\}")
+
+
+def _looks_endpoint(s: str) -> bool:
+    if s.startswith(("http://", "https://")):
+        p = urlsplit(s)
+        return bool(p.query) or "/api" in p.path or p.path.endswith((".json", ".csv"))
+    if not s.startswith("/") or " " in s or s.startswith("//"):
+        return False
+    path = s.split("?")[0]
+    if path.endswith((".js", ".css", ".png", ".jpg", ".svg", ".ico", ".woff", ".woff2", ".html")):
+        return False
+    return "?" in s or "/api" in path or path.endswith((".json", ".csv")) or "/stats/" in path
+
+
+def script_endpoints(scripts: list[str], base_url: str) -> list[str]:
+    """Absolute API URLs named in inline scripts; ``${NAME}`` in template literals is resolved from
+    string/number constants declared in the same scripts (``encodeURIComponent(X)`` too)."""
+    consts: dict[str, str] = {}
+    for code in scripts:
+        for name, _q, value in _JS_CONST.findall(code):
+            consts.setdefault(name, value)
+        for name, value in _JS_NUM.findall(code):
+            consts.setdefault(name, value)
+        for name, _q, value in _WIN_ASSIGN.findall(code):
+            consts.setdefault(f"window.{name}", value)
+    found: list[str] = []
+
+    def resolve(expr: str) -> str | None:
+        expr = expr.strip()
+        m = re.fullmatch(r"encodeURIComponent\((.+)\)", expr)
+        if m:
+            v = resolve(m.group(1))
+            return None if v is None else quote(v, safe="")
+        m = re.fullmatch(r"([\w$.]+)\s*\+\s*(\d+)", expr)
+        if m and m.group(1) in consts and consts[m.group(1)].lstrip("-").isdigit():
+            return str(int(consts[m.group(1)]) + int(m.group(2)))
+        return consts.get(expr)
+
+    for code in scripts:
+        candidates = [m.group(2) for m in _STRING.finditer(code)]
+        candidates += list(consts.values())
+        for raw in candidates:
+            s = raw
+            if "${" in s:
+                parts_ok = True
+
+                def sub(m: re.Match[str]) -> str:
+                    nonlocal parts_ok
+                    v = resolve(m.group(1))
+                    if v is None:
+                        parts_ok = False
+                        return ""
+                    return v
+
+                s = _TPL_VAR.sub(sub, s)
+                if not parts_ok:
+                    continue
+            if _looks_endpoint(s):
+                url = urljoin(base_url, s)
+                if url not in found:
+                    found.append(url)
+    # A bare API root (const API = '/api...') is only useful once combined; keep URLs with a query first.
+    return sorted(found, key=lambda u: (not urlsplit(u).query, found.index(u)))
+
+
+def inline_scripts(doc: Any) -> list[str]:
+    return [s.text_content() for s in doc.iter("script") if not s.get("src") and s.text_content().strip()]
+
+
+def loads_data_with_js(scripts: list[str]) -> bool:
+    """True when inline scripts fetch data at run time (the page is a shell around an API)."""
+    code = "\n".join(scripts)
+    return bool(re.search(r"\bfetch\s*\(|XMLHttpRequest|\$\.(?:get|ajax|getJSON)\s*\(|axios\.", code))
+
+
+# ------------------------------------------------------------------------------------------- JSON records
+
+
+def find_records(obj: Any, path: str = "") -> tuple[str | None, int, list[str]]:
+    """The largest record collection in a JSON body: (dotted path, count, field names).
+
+    Recognises arrays of objects and ``{headers: [...], rowSet: [[...]]}`` tables; ``''`` is the root."""
+    best: tuple[str | None, int, list[str]] = (None, 0, [])
+
+    def visit(node: Any, p: str, depth: int) -> None:
+        nonlocal best
+        if depth > 6:
+            return
+        if isinstance(node, list):
+            dicts = [x for x in node[:50] if isinstance(x, dict)]
+            if node and len(dicts) == min(len(node), 50):
+                keys: list[str] = []
+                for d in dicts[:5]:
+                    keys += [k for k in d if k not in keys]
+                if len(node) > best[1] or (len(node) == best[1] and best[0] is None):
+                    best = (p, len(node), keys)
+                for i, d in enumerate(node[:1]):
+                    visit(d, f"{p}.{i}" if p else str(i), depth + 1)
+            return
+        if isinstance(node, dict):
+            headers = node.get("headers")
+            rows = node.get("rowSet") or node.get("rows")
+            if (
+                isinstance(headers, list)
+                and isinstance(rows, list)
+                and all(isinstance(r, list) for r in rows)
+            ):
+                rp = f"{p}.rowSet" if p else "rowSet"
+                if "rows" in node and "rowSet" not in node:
+                    rp = f"{p}.rows" if p else "rows"
+                if len(rows) > best[1]:
+                    best = (rp, len(rows), [str(h) for h in headers])
+            for k, v in node.items():
+                if isinstance(v, (dict, list)):
+                    visit(v, f"{p}.{k}" if p else str(k), depth + 1)
+
+    visit(obj, "", 0)
+    return best
+
+
+_PAGE_PARAMS = ("page", "pagenum", "page_num", "pageno", "p")
+_OFFSET_PARAMS = ("offset", "start", "skip", "from")
+_SIZE_PARAMS = ("limit", "per_page", "perpage", "page_size", "pagesize", "pageitems", "size", "count", "rows")
+_TOTAL_KEYS = ("total", "totalcount", "total_count", "count", "totalresults", "total_results", "hits")
+
+
+def json_pagination(url: str, obj: Any) -> PaginationHint | None:
+    """Paging as an endpoint shows it: page/offset parameters in the URL, totals or next links in the body."""
+    params = {k.lower(): (k, v) for k, v in parse_qsl(urlsplit(url).query, keep_blank_values=True)}
+    total = None
+    next_key = None
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            kl = k.lower()
+            if kl in _TOTAL_KEYS and isinstance(v, int) and not isinstance(v, bool):
+                total = v
+            if kl in ("next", "next_url", "nextpage", "next_page", "cursor", "next_cursor") and v:
+                next_key = k
+    size_param = next((params[s][0] for s in _SIZE_PARAMS if s in params), None)
+    size = None
+    if size_param:
+        try:
+            size = int(dict(parse_qsl(urlsplit(url).query))[size_param])
+        except ValueError:
+            size = None
+    for p in _OFFSET_PARAMS:
+        if p in params:
+            return PaginationHint(
+                style="offset", param=params[p][0], size_param=size_param, page_size=size, total=total
+            )
+    for p in _PAGE_PARAMS:
+        if p in params:
+            return PaginationHint(
+                style="page", param=params[p][0], size_param=size_param, page_size=size, total=total
+            )
+    if next_key:
+        style = "cursor" if "cursor" in next_key.lower() else "next_link"
+        return PaginationHint(style=style, param=next_key, total=total)
+    if size_param and total is not None:
+        return PaginationHint(
+            style="offset", param="offset", size_param=size_param, page_size=size, total=total
+        )
+    return None
+
+
+def html_pagination(links: list[Link], page_url: str) -> PaginationHint | None:
+    """A 'next' link or numbered page links on an HTML listing."""
+    for link in links:
+        t = link.text.strip().lower()
+        if t in ("next", "next »", "next page", "»", "›", ">", "next >") or t.startswith("next "):
+            if "month" in t or "year" in t:
+                continue
+            q = dict(parse_qsl(urlsplit(link.url).query))
+            param = next((k for k in q if k.lower() in _PAGE_PARAMS + _OFFSET_PARAMS), None)
+            return PaginationHint(style="next_link", param=param)
+    own = urlsplit(page_url)
+    page_like = Counter()
+    for link in links:
+        u = urlsplit(link.url)
+        if u.path != own.path:
+            continue
+        for k, v in parse_qsl(u.query):
+            if k.lower() in _PAGE_PARAMS + _OFFSET_PARAMS and v.isdigit():
+                page_like[k] += 1
+    if page_like:
+        k, n = page_like.most_common(1)[0]
+        if n >= 2:
+            return PaginationHint(style="page", param=k, pages_seen=n)
+    return None
+
+
+# ------------------------------------------------------------------------------------------- links
+
+
+def url_family(url: str) -> str:
+    """A URL with its variable parts collapsed: digits, long hex/hashes and the last slug segment."""
+    p = urlsplit(url)
+    segs = p.path.split("/")
+    out = []
+    for i, s in enumerate(segs):
+        s2 = re.sub(r"[0-9a-f]{12,}", "H", s)
+        s2 = re.sub(r"\d+", "N", s2)
+        if i == len(segs) - 1 and s2 and "." in s2:
+            stem, ext = s2.rsplit(".", 1)
+            s2 = ("S" if not re.fullmatch(r"[A-Z_N-]*", stem) else stem) + "." + ext
+        out.append(s2)
+    q = "&".join(sorted(k for k, _ in parse_qsl(p.query)))
+    return f"{p.netloc}{'/'.join(out)}?{q}"
+
+
+def repeated_links(links: list[Link], page_url: str, *, min_count: int = 5) -> list[list[Link]]:
+    """Groups of links sharing a URL family (the record links of a listing), largest first."""
+    own = urlsplit(page_url)
+    groups: dict[str, list[Link]] = {}
+    for link in links:
+        u = urlsplit(link.url)
+        if u.netloc != own.netloc or link.url.split("#")[0] == page_url.split("#")[0]:
+            continue
+        groups.setdefault(url_family(link.url), []).append(link)
+    binary = (".pdf", ".zip", ".gz", ".bib", ".tar", ".mp4", ".jpg", ".png")
+    big = [g for g in groups.values() if len(g) >= min_count and not g[0].url.lower().endswith(binary)]
+    return sorted(big, key=len, reverse=True)
+
+
+def is_data_link(link: Link) -> bool:
+    """Links that name an API, a data file or an example request (worth fetching as an endpoint)."""
+    u = urlsplit(link.url)
+    path = u.path.lower()
+    if path.endswith((".csv", ".json", ".xlsx", ".tsv")):
+        return True
+    if "/api/" in path or path.startswith("/api") or ".api." in u.netloc or u.netloc.startswith("api."):
+        return True
+    q = dict(parse_qsl(u.query))
+    return q.get("format", "").lower() in ("json", "csv")
+
+
+def is_docs_link(link: Link) -> bool:
+    low = f"{link.text} {link.url}".lower()
+    return bool(re.search(r"documentation|/docs\b|api reference|developers?\b|\bapi\b(?!\.)", low))
