@@ -19,7 +19,7 @@ from typing import Any, Literal
 import pandas as pd
 
 from prefect_autodata.errors import ConfigError
-from prefect_autodata.expectations.custom import profile
+from prefect_autodata.expectations.custom import for_validation, profile
 from prefect_autodata.expectations.results import CheckResult
 from prefect_autodata.expectations.spec import CheckSpec
 from prefect_autodata.workspace import Workspace
@@ -86,17 +86,18 @@ def enforce(
     run_id = run_id or uuid.uuid4().hex[:12]
     frame = df.reset_index(drop=True)
     columns = [str(c) for c in frame.columns]
+    vframe = for_validation(frame)  # same rows and positions; good/quarantined come from ``frame``
 
     results: list[CheckResult] = []
     gx_result = None
     if engines in ("both", "pandera"):
         from prefect_autodata.expectations.to_pandera import validate_pandera
 
-        results += validate_pandera(frame, checks, previous=previous, columns=columns)
+        results += validate_pandera(vframe, checks, previous=previous, columns=columns)
     if engines in ("both", "gx"):
         from prefect_autodata.expectations.to_gx import validate_gx
 
-        gx_results, gx_result = validate_gx(frame, checks, previous=previous, columns=columns, run_id=run_id)
+        gx_results, gx_result = validate_gx(vframe, checks, previous=previous, columns=columns, run_id=run_id)
         results += gx_results
 
     status, bad_rows = _verdict(results, policy, len(frame))

@@ -286,10 +286,14 @@ def gx_context():
     import logging
 
     import great_expectations as gx
+    from great_expectations.execution_engine import pandas_execution_engine
 
     from prefect_autodata.expectations.custom import register_gx
 
     register_gx()
+    # GE fingerprints every in-memory batch under 1 GB by hashing all of it (seconds on millions of
+    # rows) only to label the batch; our run id labels it instead
+    pandas_execution_engine.HASH_THRESHOLD = 0
     ctx = gx.get_context(mode="ephemeral")
     try:
         ctx.variables.progress_bars = {"globally": False, "metric_calculations": False}
