@@ -271,6 +271,9 @@ def find_records(obj: Any, path: str = "") -> tuple[str | None, int, list[str]]:
                 keys: list[str] = []
                 for d in dicts[:5]:
                     keys += [k for k in d if k not in keys]
+                    for k, v in d.items():  # one nested level: {"content": {"title": ...}} -> content.title
+                        if isinstance(v, dict):
+                            keys += [f"{k}.{k2}" for k2 in v if f"{k}.{k2}" not in keys]
                 if len(node) > best[1] or (len(node) == best[1] and best[0] is None):
                     best = (p, len(node), keys)
                 for i, d in enumerate(node[:1]):
