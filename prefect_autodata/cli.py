@@ -201,6 +201,129 @@ def trace_cmd(
         sys.stdout.write(format_trace(events) + "\n")
 
 
+def _sandbox_secrets(spec) -> None:
+    """``--sandbox`` runs: unset secrets get a throwaway token that the local sandbox accepts."""
+    import os
+    import secrets
+
+    from prefect_autodata.runtime.spec import secret_names
+
+    tokens = [t for t in os.environ.get("AUTODATA_SANDBOX_TOKENS", "").split(",") if t]
+    for name in secret_names(spec):
+        key = f"AUTODATA_SECRET_{name.upper()}"
+        if not os.environ.get(key):
+            os.environ[key] = secrets.token_hex(20)
+        tokens.append(os.environ[key])
+    os.environ["AUTODATA_SANDBOX_TOKENS"] = ",".join(dict.fromkeys(tokens))
+
+
+@app.command("collect")
+def collect_cmd(
+    instruction: str = typer.Argument(..., help="What to collect, in one sentence."),
+    source: list[str] = typer.Option(
+        None, "--source", help="A URL to start from (repeatable); default: search."
+    ),
+    fields: str = typer.Option(None, "--fields", help="Comma-separated column names of the table."),
+    schema: str = typer.Option(None, "--schema", help="A YAML/JSON file listing the field names."),
+    name: str = typer.Option(
+        None, "--name", help="Collector (and table) name; default: derived from the plan."
+    ),
+    db: str = typer.Option(None, "--db", help="DuckDB file to land in (default: the workspace database)."),
+    backend: str = typer.Option("offline", "--backend", help="offline (rule-based, no key) or llm."),
+    deploy: bool = typer.Option(
+        True, "--deploy/--no-deploy", help="Register a scheduled Prefect deployment."
+    ),
+    search_url: str = typer.Option(None, "--search-url", help="SearXNG-compatible search endpoint base URL."),
+    sandbox: bool = typer.Option(
+        False, "--sandbox", help="Start the built-in sandbox web on a free port for this run."
+    ),
+    chaos: str = typer.Option("none", "--chaos", help="With --sandbox: none, flaky or hostile."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object on stdout."),
+) -> None:
+    """Research sources, write a collector and its checks, run it, validate, and land the rows in DuckDB."""
+    from prefect_autodata.agents.plan import fields_from_schema_file, parse_fields
+    from prefect_autodata.flows.collect import collect
+
+    def progress(stage: str, message: str) -> None:
+        err.print(f"[dim]{stage:>11}[/] {message}")
+
+    server = None
+    try:
+        if backend not in ("offline", "llm"):
+            raise ConfigError(f"--backend must be offline or llm, not {backend!r}")
+        if chaos not in ("none", "flaky", "hostile"):
+            raise ConfigError(f"--chaos must be none, flaky or hostile, not {chaos!r}")
+        names = parse_fields(fields)
+        if schema:
+            if names:
+                raise ConfigError("give --fields or --schema, not both")
+            names = fields_from_schema_file(schema)
+        sources = list(source or [])
+        mirror = None
+        if sandbox:
+            import re
+
+            from prefect_autodata.sandbox.server import SandboxServer
+
+            server = SandboxServer(chaos=chaos).start()
+            mirror = server.base_url
+            search_url = search_url or mirror
+            sources = [s if s.startswith(mirror) else re.sub(r"^https?://", mirror + "/", s) for s in sources]
+        result = collect(
+            instruction,
+            sources=sources,
+            fields=names,
+            name=name,
+            db=db,
+            backend=backend,
+            search_url=search_url,
+            mirror=mirror,
+            deploy=deploy,
+            prepare=_sandbox_secrets if sandbox else None,
+            progress=progress,
+        )
+    except AutoDataError as exc:
+        if as_json:
+            emit_json(
+                {
+                    "status": "failed",
+                    "error": str(exc),
+                    "name": name,
+                    "db": db,
+                    "table": None,
+                    "rows": 0,
+                    "spec": None,
+                    "seconds": 0.0,
+                    "tokens": 0,
+                    "cost_usd": 0.0,
+                }
+            )
+            raise typer.Exit(2 if isinstance(exc, ConfigError) else 1) from None
+        _fail(exc)
+        return
+    finally:
+        if server is not None:
+            server.stop()
+    if as_json:
+        emit_json(result.model_dump(mode="json"))
+    elif result.ok:
+        err.print(
+            f"[bold green]succeeded[/] {result.name}: {result.rows} rows in {result.table} ({result.db}) "
+            f"in {result.seconds:.1f}s (agents {result.agent_seconds:.1f}s, {result.tokens} tokens, "
+            f"${result.cost_usd:.4f}); spec {result.spec}; trace {result.trace_id}"
+        )
+        for w in result.warnings:
+            err.print(f"  [yellow]warning:[/] {w}")
+    elif result.status == "unresolvable":
+        err.print("[bold red]cannot collect this yet[/] — the instruction is missing:")
+        for m in result.missing:
+            err.print(f"  - {m}")
+    else:
+        err.print(f"[bold red]{result.status}:[/] {result.error} (trace {result.trace_id})")
+    if not result.ok:
+        raise typer.Exit(1)
+
+
 def main() -> None:
     try:
         app()

@@ -1,0 +1,267 @@
+"""``collect``: one sentence → squads → CollectorSpec + CheckSpec saved in the workspace → run → checks → DuckDB.
+
+A plain function (no Prefect server needed) used by ``autodata collect``, ``autodata bench`` and the
+tests; the Prefect flow wrapper imports it. Progress is reported through ``progress(stage, message)``.
+An instruction the plan agent cannot resolve produces no dataset: the result says what is missing.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from prefect_autodata.agents.offline.instruction import ParsedInstruction
+from prefect_autodata.errors import AutoDataError, ConfigError
+from prefect_autodata.workspace import Workspace, validate_name
+
+CollectStatus = Literal["succeeded", "failed", "failed_checks", "unresolvable", "no_spec"]
+
+
+class CollectResult(BaseModel):
+    """What ``autodata collect --json`` prints (``status``, ``name``, ``db``, ``table``, ``rows``, ``spec``, ...)."""
+
+    status: CollectStatus
+    name: str | None = None
+    db: str | None = None
+    table: str | None = None
+    rows: int = 0
+    spec: str | None = Field(default=None, description="Path of the saved CollectorSpec YAML.")
+    checks: str | None = Field(default=None, description="Path of the saved CheckSpec YAML.")
+    seconds: float = 0.0
+    agent_seconds: float = 0.0
+    tokens: int = 0
+    cost_usd: float = 0.0
+    backend: str = "offline"
+    stop_reason: str = ""
+    detail: str = ""
+    missing: list[str] = Field(default_factory=list)
+    error: str | None = None
+    run_id: str | None = None
+    trace_id: str | None = None
+    checks_status: str | None = None
+    rows_quarantined: int = 0
+    rows_rejected: int = 0
+    spec_version: str | None = None
+    deployed: bool = False
+    warnings: list[str] = Field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "succeeded"
+
+
+def default_name(parsed: ParsedInstruction) -> str:
+    """A readable collector name from the plan (``aapl-daily-2024``, ``neurips-papers-2017``)."""
+    parts: list[str] = []
+    if parsed.venue:
+        parts.append(parsed.venue.abbr)
+    if parsed.track:
+        parts.append(parsed.track.split()[0])
+    if parsed.all_sp500:
+        parts.append("sp500")
+    parts += parsed.tickers[:3] + [t.abbr for t in parsed.teams[:2]]
+    parts += [p.split()[-1] for p in parsed.players[:3]]
+    if parsed.all_teams:
+        parts.append("all-teams")
+    parts.append(
+        {
+            "paper": "papers",
+            "stock": "daily",
+            "nba_team": "nba-team",
+            "nba_player": "nba-player",
+            "mlb_hitting": "mlb-hitting",
+            "mlb_pitching": "mlb-pitching",
+        }.get(parsed.entity, "data")
+    )
+    if parsed.dates:
+        parts.append(parsed.dates[0].isoformat())
+    elif (
+        parsed.start_date
+        and parsed.end_date
+        and (
+            parsed.start_date.year != parsed.end_date.year
+            or parsed.start_date.month != 1
+            or parsed.end_date.month != 12
+        )
+    ):
+        parts += [parsed.start_date.isoformat(), parsed.end_date.isoformat()]
+    elif parsed.years:
+        parts.append(
+            str(parsed.years[0]) if len(parsed.years) == 1 else f"{parsed.years[0]}-{parsed.years[-1]}"
+        )
+    elif parsed.all_history:
+        parts.append("history")
+    slug = re.sub(r"[^a-z0-9]+", "-", "-".join(parts).lower()).strip("-")[:63].strip("-")
+    return slug or "collector"
+
+
+def collect(
+    instruction: str,
+    *,
+    sources: list[str] | None = None,
+    fields: list[str] | None = None,
+    name: str | None = None,
+    db: str | Path | None = None,
+    backend: Literal["offline", "llm"] | Any = "offline",
+    workspace: Workspace | None = None,
+    search_url: str | None = None,
+    mirror: str | None = None,
+    today: date | None = None,
+    deploy: bool = False,
+    llm_settings: Any = None,
+    budget: Any = None,
+    max_repairs: int = 4,
+    prepare: Callable[[Any], None] | None = None,
+    progress: Callable[[str, str], None] | None = None,
+) -> CollectResult:
+    """Research, write the spec and checks, run the collector, validate, land the rows.
+
+    ``mirror``: a local mirror base URL (``--sandbox``); the saved spec names the real hosts and the
+    run goes through the mirror. ``prepare(spec)`` runs before the collector (e.g. to provide
+    secrets). Agent-level failures come back as a result with ``status`` and ``detail``, never raised.
+    """
+    from prefect_autodata.agents.squads import research_and_develop, runnable
+    from prefect_autodata.expectations.spec import save_checks
+    from prefect_autodata.flows.run_collector import run_spec
+    from prefect_autodata.runtime.spec import secret_names
+
+    t0 = time.monotonic()
+    say = progress or (lambda _s, _m: None)
+    if name is not None:
+        validate_name(name)
+    ws = (workspace or Workspace.default()).ensure()
+    db_path = str(db) if db else str(ws.db_path)
+    squads = research_and_develop(
+        instruction,
+        sources=sources,
+        fields=fields,
+        name=name,
+        backend=backend,
+        workspace=ws,
+        search_url=search_url,
+        mirror=mirror,
+        today=today,
+        budget=budget,
+        llm_settings=llm_settings,
+        max_repairs=max_repairs,
+        progress=say,
+    )
+    base = dict(
+        db=db_path,
+        seconds=0.0,
+        agent_seconds=squads.agent_seconds,
+        tokens=squads.tokens,
+        cost_usd=squads.cost_usd,
+        backend=squads.backend,
+        stop_reason=squads.stop_reason,
+        detail=squads.detail,
+        trace_id=squads.trace_id,
+        warnings=list(squads.notes),
+    )
+    if squads.stop_reason == "unresolvable":
+        return CollectResult(
+            status="unresolvable",
+            missing=list(squads.plan.missing),
+            error="cannot collect this yet: " + "; ".join(squads.plan.missing),
+            **{**base, "seconds": round(time.monotonic() - t0, 3)},
+        )
+    spec = squads.spec
+    if spec is None or not squads.ok:
+        return CollectResult(
+            status="no_spec",
+            name=spec.name if spec else name,
+            error=f"the agents stopped ({squads.stop_reason}) without a working collector: {squads.detail}",
+            **{**base, "seconds": round(time.monotonic() - t0, 3)},
+        )
+    if fields:
+        have = [c.name for c in spec.output_columns()]
+        if have != list(fields):
+            base["warnings"].append(f"data columns are {have}, --fields asked for {list(fields)}")
+    spec_path = spec.save(ws.spec_path(spec.name))
+    checks_path = save_checks(squads.checks, ws.checks_path(spec.name)) if squads.checks else None
+    say("collect", f"spec saved to {spec_path}; running the collector")
+    if prepare is not None:
+        prepare(spec)
+    missing_secrets = [
+        n
+        for n in sorted(secret_names(spec))
+        if not __import__("os").environ.get(f"AUTODATA_SECRET_{n.upper()}")
+    ]
+    if missing_secrets:
+        return CollectResult(
+            status="failed",
+            name=spec.name,
+            table=spec.table_name,
+            spec=str(spec_path),
+            checks=str(checks_path) if checks_path else None,
+            spec_version=spec.version,
+            error="the collector needs secrets: set "
+            + ", ".join(f"AUTODATA_SECRET_{n.upper()}" for n in missing_secrets),
+            **{**base, "seconds": round(time.monotonic() - t0, 3)},
+        )
+    try:
+        run = run_spec(runnable(spec, mirror), db_path, checks=squads.checks, today=today)
+    except AutoDataError as exc:
+        return CollectResult(
+            status="failed",
+            name=spec.name,
+            table=spec.table_name,
+            spec=str(spec_path),
+            spec_version=spec.version,
+            error=str(exc),
+            **{**base, "seconds": round(time.monotonic() - t0, 3)},
+        )
+    deployed = False
+    if deploy and run.ok:
+        deployed = _deploy(spec, ws, say, base["warnings"])
+    say("collect", f"{run.status}: {run.rows_landed} rows in {run.table}")
+    status: CollectStatus = run.status if run.status in ("succeeded", "failed_checks") else "failed"  # type: ignore[assignment]
+    return CollectResult(
+        status=status,
+        name=spec.name,
+        table=run.table,
+        rows=run.rows_landed,
+        spec=str(spec_path),
+        checks=str(checks_path) if checks_path else None,
+        run_id=run.run_id,
+        error=run.error,
+        checks_status=run.checks_status,
+        rows_quarantined=run.rows_quarantined,
+        rows_rejected=run.rows_rejected,
+        spec_version=spec.version,
+        deployed=deployed,
+        **{
+            **base,
+            "seconds": round(time.monotonic() - t0, 3),
+            "warnings": base["warnings"] + run.warnings[:20],
+        },
+    )
+
+
+def _deploy(spec: Any, ws: Workspace, say: Callable[[str, str], None], warnings: list[str]) -> bool:
+    """Register the spec as a scheduled deployment when the deployments module provides it."""
+    try:
+        from prefect_autodata.deployments import deploy as deploy_mod  # type: ignore[attr-defined]
+    except ImportError:
+        warnings.append("deployment skipped: this installation has no deployments.deploy module")
+        return False
+    fn = getattr(deploy_mod, "deploy_collector", None) or getattr(deploy_mod, "deploy", None)
+    if fn is None:
+        warnings.append("deployment skipped: deployments.deploy has no deploy_collector()")
+        return False
+    try:
+        fn(spec, workspace=ws)
+    except (AutoDataError, TypeError) as exc:
+        warnings.append(f"deployment failed: {exc}")
+        return False
+    say("collect", f"deployed {spec.name}")
+    return True
+
+
+__all__ = ["CollectResult", "ConfigError", "collect", "default_name"]
