@@ -42,7 +42,8 @@ class HTTPSearchProvider:
     """A SearXNG-compatible JSON search API: ``GET {base}/search?q=..&format=json`` → ``{"results": [...]}``.
 
     Each result needs ``url`` and may carry ``title`` and ``content`` or ``snippet``; relative result URLs
-    are resolved against the base URL (a self-hosted index may return site paths)."""
+    are resolved against the base URL (a self-hosted index may return site paths). The default client
+    does not consult robots.txt: a search API the user configured is called, not crawled."""
 
     name = "http"
 

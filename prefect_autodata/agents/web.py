@@ -147,6 +147,9 @@ class WebAgent:
                 endpoint_urls.append((x.url, "xhr", page.final_url, {}))
             records = {lk.url for g in d.repeated_links(doc_links, page.final_url) for lk in g}
             nav: list[tuple[float, Link]] = []
+            # A page that already shows data or names an API is left only for clearly specific links.
+            has_data = bool(page.scripts_endpoints or page.xhr) or (page.record_count or 0) >= 5
+            threshold = 6.0 if has_data else 3.0
             for link in doc_links:
                 if d.is_docs_link(link):
                     if depth < 2:
@@ -155,7 +158,7 @@ class WebAgent:
                     endpoint_urls.append((link.url, "link", page.final_url, {}))
                 elif link.url not in records and depth < 2:
                     s = d.link_score(link, terms)
-                    if s >= 3:
+                    if s >= threshold:
                         nav.append((s, link))
             nav.sort(key=lambda x: -x[0])
             queue.extend((lk.url, "link", depth + 1) for s, lk in nav[:2] if s >= nav[0][0] - 1)
