@@ -1,0 +1,620 @@
+"""Engineering agent: writes CollectorSpecs from the research squad's Evidence by wrapper induction.
+
+Offline it never asks a model: for every observed data endpoint and every HTML table it builds a
+candidate spec (record path, field mapping, URL template bound to the plan's scope, pagination,
+headers the endpoint needs) and ranks the candidates — an API first, HTML second — by how many
+target fields they cover and how well their row count fits the request. The test agent dry-runs the
+best one; ``repair`` turns the test report into the next candidate (bounded, history-aware).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, Field
+
+from prefect_autodata.agents.evidence import Endpoint, Evidence, Page
+from prefect_autodata.agents.offline.induction import (
+    FieldMatch,
+    GeneralRequest,
+    RecordSet,
+    TableCandidate,
+    choose_primary_key,
+    generalise_url,
+    html_tables,
+    json_record_sets,
+    match_fields,
+    next_link_selector,
+    norm,
+    value_kind,
+    year_filter_code,
+)
+from prefect_autodata.agents.offline.instruction import ParsedInstruction
+from prefect_autodata.runtime.policy import FetchPolicy
+from prefect_autodata.runtime.spec import (
+    CollectorSpec,
+    ColumnSpec,
+    DetailSpec,
+    FieldRule,
+    Pagination,
+    ParamSpec,
+    PythonStep,
+    RequestTemplate,
+    Selector,
+    Source,
+    Transform,
+)
+
+Method = Literal["api", "bulk", "html", "browser"]
+Reader = Callable[[str], bytes | str]
+BROWSER_UA = (
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36"
+)
+
+
+class CandidateSpec(BaseModel):
+    """One induced collector with the evidence for it; ``score`` ranks candidates (higher first)."""
+
+    spec: CollectorSpec
+    method: Method
+    source_url: str
+    score: float
+    covered: list[str] = Field(default_factory=list)
+    missing: list[str] = Field(default_factory=list)
+    rationale: str = ""
+    sample_rows: int = 0
+
+
+# ------------------------------------------------------------------------------------------- helpers
+
+
+def _read(reader: Reader | Any | None, cache_id: str | None) -> str | None:
+    if reader is None or not cache_id:
+        return None
+    try:
+        data = reader(cache_id) if callable(reader) else reader.get(cache_id)
+    except Exception:  # a missing artifact means: no sample, try the next source
+        return None
+    return data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+
+
+def _fetch(fetcher: Any, url: str, headers: dict[str, str] | None = None) -> tuple[int, str]:
+    """GET for probes: (status, body); network errors are status 0 (the caller tries something else)."""
+    if fetcher is None:
+        return 0, ""
+    try:
+        resp = fetcher.get(url, headers=headers or None)
+    except Exception as exc:
+        status = getattr(exc, "status", None) or 0
+        return int(status), ""
+    return getattr(resp, "status", 200) or 200, resp.text
+
+
+def spec_name(plan: ParsedInstruction) -> str:
+    """A readable, valid collector name from the plan (entity + scope)."""
+    bits: list[str] = []
+    if plan.venue:
+        bits.append(plan.venue.abbr)
+    bits += plan.tickers[:3] or (["sp500"] if plan.all_sp500 else [])
+    bits += [t.abbr for t in plan.teams[:2]]
+    bits += [p.split()[-1] for p in plan.players[:3]]
+    if plan.track:
+        bits.append(plan.track.split()[0])
+    if plan.entity not in ("paper", "unknown"):
+        bits.insert(0, plan.entity.replace("_", "-"))
+    ys = plan.years
+    if ys:
+        bits.append(str(ys[0]) if len(ys) == 1 else f"{ys[0]}-{ys[-1]}")
+    elif plan.start_date:
+        bits.append(plan.start_date.isoformat())
+    name = re.sub(r"[^a-z0-9]+", "-", "-".join(bits).lower()).strip("-") or "collector"
+    return name[:60].strip("-")
+
+
+def _columns(targets: list[str], rules: list[FieldRule]) -> list[ColumnSpec]:
+    types = {r.name: r.type for r in rules}
+    return [ColumnSpec(name=t, type=types.get(t, "string")) for t in targets if t in types]
+
+
+def _expected_rows(plan: ParsedInstruction) -> int | None:
+    return plan.expected_size.rows if plan.expected_size else None
+
+
+def _size_fit(rows: int | None, plan: ParsedInstruction) -> float:
+    """1 when a single request already returns about what the request needs; lower when far off."""
+    exp = _expected_rows(plan)
+    if not exp or not rows:
+        return 0.5
+    r = rows / exp
+    return 1.0 if 0.5 <= r <= 2.0 else 0.6 if 0.1 <= r <= 10 else 0.3
+
+
+# ------------------------------------------------------------------------------------------- JSON
+
+
+def _pick_record_set(sets: list[RecordSet], targets: list[str], plan: ParsedInstruction, hint: str | None):
+    best = None
+    for rs in sets:
+        m = match_fields(targets, rs.keys, rs.rows, plan, labels=rs.labels)
+        hinted = bool(hint) and _hint_matches(hint, rs.path)
+        key = (len(m), sum(x.score for x in m.values()), hinted, rs.count)
+        if best is None or key > best[0]:
+            best = (key, rs, m)
+    return (best[1], best[2]) if best else (None, {})
+
+
+def _hint_matches(hint: str, path: str) -> bool:
+    parts = [p for p in re.split(r"[.\[\]*$']+", hint) if p]
+    return parts == [p for p in re.split(r"[.\[\]*$']+", path) if p]
+
+
+def _param_fields(
+    missing: list[str], gr: GeneralRequest, matches: dict[str, FieldMatch]
+) -> dict[str, FieldMatch]:
+    """Targets no record key carries but a request parameter does (the ticker asked for, the season)."""
+    out = {}
+    for t in missing:
+        nt = norm(t)
+        for p, role in gr.roles.items():
+            if any(m.from_param == p for m in [*matches.values(), *out.values()]):
+                continue
+            if role == "ticker" and nt in ("ticker", "symbol"):
+                out[t] = FieldMatch(target=t, from_param=p, score=0.8, why=f"request parameter {p!r}")
+            elif role in ("season", "year") and nt in ("year", "season"):
+                tr = [Transform(op="regex", pattern=r"^(\d{4})"), Transform(op="integer")]
+                out[t] = FieldMatch(
+                    target=t, from_param=p, score=0.7, type="integer", transforms=tr, why=f"parameter {p!r}"
+                )
+    return out
+
+
+def _needs_browser_headers(fetcher: Any, url: str, referer: str | None) -> dict[str, str] | None:
+    """Probe an endpoint: {} when a plain request works, browser-like headers when only those work."""
+    status, body = _fetch(fetcher, url)
+    if 200 <= status < 300 and body:
+        return {}
+    if status in (401, 403) and referer:
+        origin = "{0.scheme}://{0.netloc}".format(urlsplit(referer))
+        hdrs = {"Referer": referer, "Origin": origin, "User-Agent": BROWSER_UA}
+        status2, body2 = _fetch(fetcher, url, hdrs)
+        if 200 <= status2 < 300 and body2:
+            return {"Referer": referer, "Origin": origin}
+    return None
+
+
+def induce_json(
+    endpoint: Endpoint,
+    plan: ParsedInstruction,
+    *,
+    evidence: Evidence,
+    reader: Reader | Any | None = None,
+    fetcher: Any = None,
+    siblings: list[Endpoint] | None = None,
+    ticker_param: ParamSpec | None = None,
+    known_entities: set[str] | None = None,
+    prefix_sources: list[Source] | None = None,
+) -> CandidateSpec | None:
+    """A candidate spec reading one JSON endpoint (several example URLs of the same shape: ``siblings``)."""
+    targets = list(plan.fields)
+    body = _read(reader, endpoint.sample_cache_id)
+    headers = dict(endpoint.headers)
+    if body is None and fetcher is not None:
+        hdrs = _needs_browser_headers(fetcher, endpoint.example_url, endpoint.source_page)
+        if hdrs is None:
+            return None
+        headers.update(hdrs)
+        _, body = _fetch(
+            fetcher, endpoint.example_url, {**hdrs, **({"User-Agent": BROWSER_UA} if hdrs else {})}
+        )
+    if not body:
+        return None
+    try:
+        obj = json.loads(body)
+    except ValueError:
+        return None
+    sets = json_record_sets(obj)
+    rs, matches = _pick_record_set(sets, targets, plan, endpoint.record_path_hint)
+    if rs is None:
+        return None
+    total_key = None
+    if isinstance(obj, dict):
+        total_key = next(
+            (k for k, v in obj.items() if norm(k) in ("total", "totalcount") and isinstance(v, int)), None
+        )
+    examples = [endpoint.example_url, *[s.example_url for s in siblings or []]]
+    gr = generalise_url(
+        examples,
+        plan,
+        page_size=1000 if total_key else None,
+        total_key=total_key,
+        ticker_param=ticker_param,
+        known_entities=known_entities or set(),
+    )
+    missing = [t for t in targets if t not in matches]
+    matches.update(_param_fields(missing, gr, matches))
+    ordered = {t: matches[t] for t in targets if t in matches}
+    rules = []
+    for m in ordered.values():
+        if m.from_param is not None:
+            rules.append(
+                FieldRule(name=m.target, from_param=m.from_param, type=m.type, transforms=m.transforms)
+            )
+        else:
+            rules.append(
+                FieldRule(
+                    name=m.target, jsonpath=rs.jsonpath_for(m.key), type=m.type, transforms=m.transforms
+                )
+            )
+    missing = [t for t in targets if t not in ordered]
+    detail = None
+    if missing:
+        detail, detail_rules, detail_url_rule = _detail_join(
+            endpoint, missing, plan, evidence=evidence, reader=reader, fetcher=fetcher, gr=gr, headers=headers
+        )
+        if detail is not None:
+            rules.append(detail_url_rule)
+            missing = [t for t in missing if t not in {r.name for r in detail_rules}]
+    if not rules:
+        return None
+    sample_rows = [{t: _sample_value(r, m, rs) for t, m in ordered.items()} for r in rs.rows]
+    pk = choose_primary_key(
+        [t for t in targets if t in ordered and ordered[t].from_param is None] or list(ordered), sample_rows
+    )
+    if any(m.from_param and gr.roles.get(m.from_param) == "ticker" for m in ordered.values()):
+        pk = [
+            next(t for t, m in ordered.items() if m.from_param and gr.roles.get(m.from_param) == "ticker"),
+            *pk,
+        ]
+    pk = list(dict.fromkeys(pk))
+    python = None
+    year_col = next((t for t in ordered if norm(t) in ("year", "season")), None)
+    if gr.notes and year_col and plan.entity != "stock":
+        code = year_filter_code(year_col, plan)
+        python = PythonStep(code=code) if code else None
+    source = Source(
+        name="records",
+        kind="json",
+        request=RequestTemplate(url=gr.url, params=gr.query, headers=headers),
+        params=gr.params,
+        pagination=gr.pagination,
+        records=Selector(jsonpath=rs.path),
+        fields=rules,
+        detail=detail,
+    )
+    politeness = FetchPolicy(rate_limit_per_host=0, concurrency_per_host=8)
+    if headers:
+        politeness = politeness.model_copy(update={"user_agent": BROWSER_UA})
+    sources = [*(prefix_sources or []), source]
+    spec = CollectorSpec(
+        name=spec_name(plan),
+        description=plan.text,
+        base_url=gr.base_url,
+        primary_key=pk,
+        columns=_columns(targets, rules + (detail.fields if detail else [])),
+        sources=sources,
+        python=python,
+        politeness=politeness,
+    )
+    covered = [t for t in targets if t not in missing]
+    requests = 1
+    for p in gr.params.values():
+        requests *= len(p.values) if p.values is not None else 1
+    rows_estimate = rs.count * requests
+    score = 2.0 + len(covered) / max(1, len(targets)) + 0.3 * _size_fit(rows_estimate, plan)
+    why = (
+        f"JSON records at {rs.path} ({rs.count} in the sample) of {endpoint.example_url}; "
+        f"{len(covered)}/{len(targets)} fields mapped"
+        + (f"; missing {', '.join(missing)}" if missing else "")
+        + ("; " + "; ".join(gr.notes) if gr.notes else "")
+    )
+    return CandidateSpec(
+        spec=spec,
+        method="api",
+        source_url=endpoint.example_url,
+        score=round(score, 4),
+        covered=covered,
+        missing=missing,
+        rationale=why,
+        sample_rows=rs.count,
+    )
+
+
+def _sample_value(row: dict, m: FieldMatch, rs: RecordSet) -> Any:
+    if m.key is None:
+        return None
+    return row.get(m.key)
+
+
+def _detail_join(
+    endpoint: Endpoint,
+    missing: list[str],
+    plan: ParsedInstruction,
+    *,
+    evidence: Evidence,
+    reader: Any,
+    fetcher: Any,
+    gr: GeneralRequest,
+    headers: dict[str, str],
+) -> tuple[DetailSpec | None, list[FieldRule], FieldRule | None]:
+    """Missing fields from a one-record endpoint keyed by the same entity parameter (list → detail)."""
+    entity = {p: s for p, s in gr.params.items() if gr.roles.get(p) == "entity"}
+    ex_q = dict(_query(endpoint.example_url))
+    for other in evidence.endpoints:
+        if (
+            other.example_url == endpoint.example_url
+            or urlsplit(other.url_template).path == urlsplit(endpoint.url_template).path
+        ):
+            continue
+        oq = dict(_query(other.example_url))
+        shared = [k for k, v in oq.items() if ex_q.get(k) == v and re.fullmatch(r"\d{3,}", v or "")]
+        if not shared:
+            continue
+        key = shared[0]
+        body = _read(reader, other.sample_cache_id)
+        if body is None and fetcher is not None:
+            hdrs = {**headers, **({"User-Agent": BROWSER_UA} if headers else {})}
+            _, body = _fetch(fetcher, other.example_url, hdrs)
+        try:
+            obj = json.loads(body or "")
+        except ValueError:
+            continue
+        sets = [s for s in json_record_sets(obj) if s.count == 1]
+        best = None
+        for s in sets:
+            m = match_fields(missing, s.keys, s.rows, plan, labels=s.labels)
+            if m and (best is None or len(m) > len(best[1])):
+                best = (s, m)
+        if best is None:
+            continue
+        s, m = best
+        base_path = s.path[: -len("[*]")] + "[0]"
+        rules = []
+        for t in missing:
+            if t in m:
+                fm = m[t]
+                sub = f"[{int(fm.key)}]" if s.positional else f".{fm.key}"
+                rules.append(
+                    FieldRule(name=t, jsonpath=base_path + sub, type=fm.type, transforms=fm.transforms)
+                )
+        param_name = next((p for p, spec in entity.items() if key.lower() in p), None)
+        param_name = param_name or next(
+            (p for p, spec in gr.params.items() if gr.query.get(key) == "{" + p + "}"), None
+        )
+        other_url = other.example_url.split("?")[0]
+        other_q = "&".join(f"{k}={'{ID}' if k == key else v}" for k, v in _query(other.example_url))
+        if param_name is None:
+            # The entity id is a constant in the list request: the detail URL is constant too.
+            url_rule = FieldRule(name="detail_url", const=other.example_url)
+        else:
+            prefix, suffix = (other_url + "?" + other_q).split("{ID}", 1)
+            url_rule = FieldRule(
+                name="detail_url",
+                from_param=param_name,
+                transforms=[Transform(op="prefix", value=prefix), Transform(op="suffix", value=suffix)]
+                if suffix
+                else [Transform(op="prefix", value=prefix)],
+            )
+        return DetailSpec(url_field="detail_url", kind="json", fields=rules), rules, url_rule
+    return None, [], None
+
+
+def _query(url: str) -> list[tuple[str, str]]:
+    from urllib.parse import parse_qsl
+
+    return parse_qsl(urlsplit(url).query, keep_blank_values=True)
+
+
+# ------------------------------------------------------------------------------------------- HTML
+
+
+def induce_html_table(
+    page: Page,
+    plan: ParsedInstruction,
+    *,
+    reader: Reader | Any | None = None,
+) -> CandidateSpec | None:
+    """A candidate spec reading the best-matching table of an HTML page (following 'next' links)."""
+    body = _read(reader, page.cache_id)
+    if not body:
+        return None
+    targets = list(plan.fields)
+    best = None
+    for tc in html_tables(body):
+        m = match_fields(targets, list(tc.labels), tc.rows, plan, labels=tc.labels)
+        if m and (best is None or (len(m), tc.count) > (len(best[1]), best[0].count)):
+            best = (tc, m)
+    if best is None:
+        return None
+    tc, matches = best
+    rules = [_table_rule(tc, matches[t]) for t in targets if t in matches]
+    covered = [r.name for r in rules]
+    missing = [t for t in targets if t not in covered]
+    sample = [{t: r.get(matches[t].key) for t in covered} for r in tc.rows]
+    url = page.final_url or page.url
+    parts = urlsplit(url)
+    base = f"{parts.scheme}://{parts.netloc}"
+    path = url[len(base) :]
+    nxt = next_link_selector(body)
+    spec = CollectorSpec(
+        name=spec_name(plan),
+        description=plan.text,
+        base_url=base,
+        primary_key=choose_primary_key(covered, sample),
+        columns=_columns(targets, rules),
+        sources=[
+            Source(
+                name="table",
+                kind="browser" if page.rendered else "html",
+                request=RequestTemplate(url="{base_url}" + path.replace("{", "%7B").replace("}", "%7D")),
+                records=Selector(xpath=tc.records_xpath),
+                fields=rules,
+                pagination=Pagination(kind="next_link", next=Selector(css=nxt)) if nxt else None,
+            )
+        ],
+        politeness=FetchPolicy(rate_limit_per_host=0, concurrency_per_host=4),
+    )
+    score = 1.0 + len(covered) / max(1, len(targets)) + 0.3 * _size_fit(tc.count, plan)
+    return CandidateSpec(
+        spec=spec,
+        method="browser" if page.rendered else "html",
+        source_url=url,
+        score=round(score, 4),
+        covered=covered,
+        missing=missing,
+        rationale=f"HTML table {tc.records_xpath} ({tc.count} rows) on {url}; {len(covered)}/{len(targets)} fields",
+        sample_rows=tc.count,
+    )
+
+
+def _table_rule(tc: TableCandidate, m: FieldMatch) -> FieldRule:
+    tr = [Transform(op="strip"), *m.transforms]
+    kind = value_kind([r.get(m.key) for r in tc.rows])
+    if kind in ("integer", "year", "float") and not any(t.op in ("number", "integer") for t in tr):
+        tr.append(Transform(op="number" if kind == "float" else "integer"))
+    return FieldRule(name=m.target, xpath=tc.field_xpath(int(m.key)), type=m.type, transforms=tr)
+
+
+def constituents_source(page: Page, reader: Any, *, min_rows: int = 50) -> tuple[Source, set[str]] | None:
+    """A list page's table of ticker symbols as a non-emitting source (its rows feed the price requests)."""
+    body = _read(reader, page.cache_id)
+    if not body:
+        return None
+    for tc in html_tables(body, min_rows=min_rows, max_rows=5000):
+        for col, label in tc.labels.items():
+            vals = [r.get(col, "") for r in tc.rows]
+            if norm(label) in ("symbol", "ticker", "tickersymbol") or (
+                vals and all(re.fullmatch(r"[A-Z]{1,5}([.-][A-Z]{1,2})?", v) for v in vals)
+            ):
+                url = page.final_url or page.url
+                parts = urlsplit(url)
+                dotted = any("." in v for v in vals)
+                tr = [Transform(op="strip")]
+                if dotted:
+                    tr.append(Transform(op="replace", pattern=r"\.", value="-"))
+                src = Source(
+                    name="constituents",
+                    kind="html",
+                    request=RequestTemplate(url=url),
+                    records=Selector(xpath=tc.records_xpath),
+                    fields=[FieldRule(name="symbol", xpath=tc.field_xpath(col), transforms=tr)],
+                    emit=False,
+                )
+                _ = parts
+                return src, {v.lower() for v in vals}
+    return None
+
+
+# ------------------------------------------------------------------------------------------- induce
+
+
+def induce(
+    evidence: Evidence,
+    plan: ParsedInstruction | None = None,
+    *,
+    reader: Reader | Any | None = None,
+    fetcher: Any = None,
+    name: str | None = None,
+) -> list[CandidateSpec]:
+    """Every candidate spec the evidence supports, best first (API > HTML at equal coverage).
+
+    ``reader`` returns a cached body by ID (an ``ArtifactCache`` or a function); ``fetcher`` is used
+    only for small probes (headers an endpoint needs, a detail record) when a body is not cached.
+    """
+    plan = plan or evidence.plan
+    out: list[CandidateSpec] = []
+    ticker_param = None
+    known: set[str] = set()
+    prefix: list[Source] = []
+    if plan.entity == "stock" and plan.all_sp500:
+        for page in evidence.ok_pages():
+            if page.kind == "html":
+                got = constituents_source(page, reader)
+                if got:
+                    src, known = got
+                    prefix = [src]
+                    ticker_param = ParamSpec(from_source="constituents", field="symbol")
+                    break
+    groups = _group_endpoints(
+        [e for e in evidence.endpoints if e.kind == "json" and (e.status in (None, 200))]
+    )
+    for eps in groups:
+        if plan.entity == "stock" and plan.tickers and not plan.all_sp500:
+            eps = [_retarget_ticker(e, plan, fetcher) for e in eps]
+        try:
+            cand = induce_json(
+                eps[0],
+                plan,
+                evidence=evidence,
+                reader=reader,
+                fetcher=fetcher,
+                siblings=eps[1:],
+                ticker_param=ticker_param,
+                known_entities=known,
+                prefix_sources=prefix,
+            )
+        except ValueError:
+            cand = None
+        if cand is not None:
+            out.append(cand)
+    for page in evidence.ok_pages():
+        if page.kind != "html":
+            continue
+        try:
+            cand = induce_html_table(page, plan, reader=reader)
+        except ValueError:
+            cand = None
+        if cand is not None:
+            out.append(cand)
+    if name:
+        out = [c.model_copy(update={"spec": c.spec.model_copy(update={"name": name})}) for c in out]
+    out.sort(key=lambda c: -c.score)
+    return out
+
+
+_TICKERISH = re.compile(r"^[A-Za-z]{1,5}(?:[.-][A-Za-z]{1,2})?$")
+
+
+def _retarget_ticker(e: Endpoint, plan: ParsedInstruction, fetcher: Any) -> Endpoint:
+    """An example URL for another ticker than the requested one: find the ticker segment by probing.
+
+    The segment is the one whose replacement by a requested ticker still answers 2xx with a body,
+    and whose replacement by a nonsense symbol does not (so a constant path word is never taken).
+    """
+    segs = urlsplit(e.example_url).path.split("/")
+    wanted = {t.lower() for t in plan.tickers}
+    if any(s.lower() in wanted for s in segs) or fetcher is None:
+        return e
+    for i, seg in enumerate(segs):
+        if not _TICKERISH.match(seg):
+            continue
+        tk = plan.tickers[0]
+        tk = tk.lower() if seg.islower() else tk
+        swap = list(segs)
+        swap[i] = tk
+        url = e.example_url.replace("/".join(segs), "/".join(swap), 1)
+        bogus = e.example_url.replace("/".join(segs), "/".join([*segs[:i], "zzzzq", *segs[i + 1 :]]), 1)
+        ok, _ = _fetch(fetcher, url, e.headers)
+        bad, _ = _fetch(fetcher, bogus, e.headers)
+        if 200 <= ok < 300 and not 200 <= bad < 300:
+            return e.model_copy(update={"example_url": url, "sample_cache_id": None})
+    return e
+
+
+def _group_endpoints(endpoints: list[Endpoint]) -> list[list[Endpoint]]:
+    """Endpoints of the same shape (path with digits collapsed + parameter names) form one candidate."""
+    groups: dict[str, list[Endpoint]] = {}
+    seen: set[str] = set()
+    for e in endpoints:
+        if e.example_url in seen:
+            continue
+        seen.add(e.example_url)
+        p = urlsplit(e.example_url)
+        shape = (
+            re.sub(r"\d+", "N", p.path) + "?" + ",".join(sorted(k.lower() for k, _ in _query(e.example_url)))
+        )
+        groups.setdefault(shape, []).append(e)
+    return list(groups.values())

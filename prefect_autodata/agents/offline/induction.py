@@ -1,0 +1,639 @@
+"""Wrapper induction: from observed responses to CollectorSpec sources, with no site knowledge.
+
+Everything here works on what a response shows: where the record array sits in a JSON body
+(list-of-dicts or ``headers``/``rowSet`` tables), which keys or table headers correspond to the
+target fields (by name, then by values), which URL parts are the request's scope (a ticker in the
+path, dates, seasons, years, ids) and how the endpoint pages. The engineering agent
+(``agents/engineering.py``) assembles these pieces into whole specs and ranks them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+from pydantic import BaseModel, Field
+
+from prefect_autodata.agents.offline.instruction import ParsedInstruction
+from prefect_autodata.runtime.spec import FieldRule, Pagination, ParamSpec, Transform
+
+# ------------------------------------------------------------------------------------------- names
+
+# General vocabulary of column-name equivalences (abbreviations used across data APIs).
+SYNONYMS: dict[str, tuple[str, ...]] = {
+    "w": ("wins", "win"),
+    "l": ("losses", "loss"),
+    "year": ("season", "seasonid", "yr", "seasonyear"),
+    "date": ("day", "tradingday", "timestamp", "datetime"),
+    "teamabbr": ("teamabbreviation", "abbreviation", "teamnameabb", "abbr", "teamcode"),
+    "teamname": ("team", "teamfullname", "franchise", "club"),
+    "playername": ("displayfirstlast", "player", "fullname", "name"),
+    "hb": ("hbp", "hitbypitch"),
+    "sho": ("shutouts",),
+    "birthdate": ("dob", "dateofbirth", "born"),
+    "title": ("papertitle", "name"),
+    "authors": ("author", "authorlist", "creators"),
+    "abstract": ("summary", "description"),
+    "ticker": ("symbol", "code"),
+    "volume": ("vol",),
+}
+_PREFIXES = ("player", "team", "bat", "pit", "fld", "stock", "paper")
+
+
+def norm(name: str) -> str:
+    """Lower-case alphanumerics only: ``TEAM_ABBREVIATION`` → ``teamabbreviation``, ``2B`` → ``2b``."""
+    return re.sub(r"[^a-z0-9]", "", str(name).lower())
+
+
+def name_score(target: str, key: str) -> float:
+    """How surely a source key names the target field (1 exact … 0 unrelated)."""
+    t, k = norm(target), norm(key)
+    if not t or not k:
+        return 0.0
+    if t == k:
+        return 1.0 if target == key else 0.97
+    if k in SYNONYMS.get(t, ()):
+        return 0.9
+    for p in _PREFIXES:
+        if k == p + t or t == p + k:
+            return 0.85
+    if any(t in SYNONYMS.get(s, ()) and (s == k) for s in SYNONYMS):
+        return 0.8
+    return 0.0
+
+
+# ------------------------------------------------------------------------------------------- values
+
+_ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$")
+_SEASON = re.compile(r"^((?:18|19|20)\d{2})-(\d{2})$")
+_YEAR = re.compile(r"^(18|19|20)\d{2}$")
+_TAG = re.compile(r"<[^>]+>")
+
+
+def value_kind(values: Iterable[Any]) -> str:
+    """The common shape of sample values: integer, float, date, season, year, url, html, string, empty."""
+    vals = [v for v in values if v is not None and v != ""]
+    if not vals:
+        return "empty"
+    if all(isinstance(v, bool) for v in vals):
+        return "boolean"
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in vals):
+        return "year" if all(1850 <= v <= 2100 for v in vals) and len(set(vals)) > 0 else "integer"
+    if all(isinstance(v, int | float) and not isinstance(v, bool) for v in vals):
+        return "float"
+    s = [str(v).strip() for v in vals]
+    if all(_SEASON.match(x) for x in s):
+        return "season"
+    if all(_ISO_DAY.match(x) for x in s):
+        return "date"
+    if all(_YEAR.match(x) for x in s):
+        return "year"
+    if all(re.fullmatch(r"-?\d+", x) for x in s):
+        return "integer"
+    if all(re.fullmatch(r"-?\d*\.?\d+", x) for x in s):
+        return "float"
+    if all(x.startswith(("http://", "https://", "/")) for x in s):
+        return "url"
+    if all(_TAG.search(x) for x in s):
+        return "html"
+    return "string"
+
+
+def target_kind(target: str) -> str | None:
+    """What a target field name implies about its values (None: no opinion)."""
+    t = norm(target)
+    if t in ("date", "day", "tradingdate") or t.endswith("date") and t not in ("birthdate",):
+        return "date"
+    if t in ("year", "season", "draftyear"):
+        return "year"
+    return None
+
+
+class FieldMatch(BaseModel):
+    """One target field resolved to a source key (or a request parameter), with its cleaning."""
+
+    target: str
+    key: str | int | None = None
+    from_param: str | None = None
+    score: float
+    type: str = "string"
+    transforms: list[Transform] = Field(default_factory=list)
+    why: str = ""
+
+
+def _transforms_for(target: str, kind: str, sample: list[Any]) -> tuple[str, list[Transform]]:
+    """Column type and cleaning steps implied by the target name and the sample values."""
+    want = target_kind(target)
+    if kind == "season":
+        return "integer", [Transform(op="regex", pattern=r"^(\d{4})"), Transform(op="integer")]
+    if kind == "date":
+        return "date", [Transform(op="parse_date")]
+    if kind == "html":
+        return "string", [Transform(op="replace", pattern=r"<[^>]+>", value=""), Transform(op="strip")]
+    if kind in ("integer", "year"):
+        if want == "date":
+            return "string", []
+        numeric_strings = any(isinstance(v, str) for v in sample)
+        return "integer", ([Transform(op="integer")] if numeric_strings else [])
+    if kind == "float":
+        numeric_strings = any(isinstance(v, str) for v in sample)
+        return "float", ([Transform(op="number")] if numeric_strings else [])
+    if kind == "boolean":
+        return "boolean", []
+    return "string", []
+
+
+def _compatible(target: str, kind: str) -> bool:
+    want = target_kind(target)
+    if want == "date":
+        return kind in ("date", "empty")
+    if want == "year":
+        return kind in ("year", "season", "integer", "empty")
+    return True
+
+
+def match_fields(
+    targets: list[str],
+    keys: list[str | int],
+    rows: list[dict[Any, Any]],
+    plan: ParsedInstruction | None = None,
+    *,
+    labels: dict[str | int, str] | None = None,
+) -> dict[str, FieldMatch]:
+    """Map each target field to the best source key by name, then by values the plan names.
+
+    ``keys`` are record keys (or column positions with ``labels`` naming them); ``rows`` are sample
+    records keyed the same way. A key is used for one target at most (best score wins).
+    """
+    labels = labels or {k: str(k) for k in keys}
+    samples = {k: [r.get(k) for r in rows[:50]] for k in keys}
+    kinds = {k: value_kind(v) for k, v in samples.items()}
+    plan_values = _plan_values(plan)
+    scored: list[tuple[float, str, str | int]] = []
+    for t in targets:
+        for k in keys:
+            s = name_score(t, labels[k])
+            if s and not _compatible(t, kinds[k]):
+                s *= 0.3
+            vs = _value_overlap(t, samples[k], plan_values)
+            if vs:
+                s = max(s, 0.6) + 0.1 * vs
+            if s >= 0.5:
+                scored.append((s, t, k))
+    out: dict[str, FieldMatch] = {}
+    used: set[str | int] = set()
+    for s, t, k in sorted(scored, key=lambda x: (-x[0], targets.index(x[1]))):
+        if t in out or k in used:
+            continue
+        typ, tr = _transforms_for(t, kinds[k], samples[k])
+        out[t] = FieldMatch(target=t, key=k, score=round(s, 3), type=typ, transforms=tr, why=f"{labels[k]!r}")
+        used.add(k)
+    return out
+
+
+def _plan_values(plan: ParsedInstruction | None) -> dict[str, set[str]]:
+    if plan is None:
+        return {}
+    vals: dict[str, set[str]] = {}
+    if plan.players:
+        vals["name"] = {p.lower() for p in plan.players}
+    if plan.teams:
+        vals["team"] = {t.name.lower() for t in plan.teams} | {t.abbr.lower() for t in plan.teams}
+    if plan.tickers:
+        vals["ticker"] = {t.lower() for t in plan.tickers}
+    return vals
+
+
+def _value_overlap(target: str, sample: list[Any], plan_values: dict[str, set[str]]) -> int:
+    """1 when the sample contains a value the plan names and the target is that kind of thing."""
+    t = norm(target)
+    kinds = [k for k in plan_values if k in t or (k == "ticker" and t in ("symbol",))]
+    for k in kinds:
+        got = {str(v).strip().lower() for v in sample if v is not None}
+        if got & plan_values[k]:
+            return 1
+    return 0
+
+
+# ------------------------------------------------------------------------------------------- JSON records
+
+
+@dataclass
+class RecordSet:
+    """A record array found in a JSON body: its JSONPath, how records are keyed, and sample rows."""
+
+    path: str
+    keys: list[str | int]
+    labels: dict[str | int, str]
+    rows: list[dict[Any, Any]]
+    count: int
+    name: str = ""
+    positional: bool = False
+
+    def jsonpath_for(self, key: str | int) -> str:
+        if self.positional:
+            return f"$[{int(key)}]"
+        k = str(key)
+        return f"$.{k}" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", k) else f"$['{k}']"
+
+
+def _jp(parts: list[str | int]) -> str:
+    out = "$"
+    for p in parts:
+        if isinstance(p, int):
+            out += f"[{p}]"
+        elif re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", p):
+            out += f".{p}"
+        else:
+            out += f"['{p}']"
+    return out
+
+
+def json_record_sets(obj: Any, *, max_depth: int = 6) -> list[RecordSet]:
+    """Every array of objects and every ``headers``/``rowSet`` table in a JSON body, largest first."""
+    found: list[RecordSet] = []
+
+    def visit(node: Any, parts: list[str | int], depth: int) -> None:
+        if depth > max_depth:
+            return
+        if isinstance(node, list):
+            dicts = [x for x in node[:200] if isinstance(x, dict)]
+            if node and len(dicts) == min(len(node), 200):
+                keys: list[str | int] = []
+                for d in dicts[:20]:
+                    keys += [k for k in d if k not in keys]
+                found.append(
+                    RecordSet(
+                        path=_jp(parts) + "[*]",
+                        keys=keys,
+                        labels={k: str(k) for k in keys},
+                        rows=dicts[:50],
+                        count=len(node),
+                    )
+                )
+                for k, v in dicts[0].items():
+                    if isinstance(v, dict | list):
+                        visit(v, [*parts, 0, k], depth + 1)
+                return
+            for i, x in enumerate(node[:20]):
+                if isinstance(x, dict | list):
+                    visit(x, [*parts, i], depth + 1)
+            return
+        if isinstance(node, dict):
+            headers = node.get("headers")
+            for rk in ("rowSet", "rows", "data", "values"):
+                rows = node.get(rk)
+                if (
+                    isinstance(headers, list)
+                    and isinstance(rows, list)
+                    and all(isinstance(r, list) for r in rows)
+                    and all(isinstance(h, str) for h in headers)
+                ):
+                    keys = list(range(len(headers)))
+                    found.append(
+                        RecordSet(
+                            path=_jp([*parts, rk]) + "[*]",
+                            keys=keys,
+                            labels=dict(zip(keys, headers, strict=True)),
+                            rows=[dict(enumerate(r)) for r in rows[:50]],
+                            count=len(rows),
+                            name=str(node.get("name") or ""),
+                            positional=True,
+                        )
+                    )
+                    break
+            for k, v in node.items():
+                if isinstance(v, dict | list) and k not in ("headers",):
+                    visit(v, [*parts, k], depth + 1)
+
+    visit(obj, [], 0)
+    return sorted(found, key=lambda r: -r.count)
+
+
+# ------------------------------------------------------------------------------------------- URLs
+
+_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+PAGE_PARAMS = ("page", "pagenum", "page_num", "pageno", "pagenumber", "p")
+OFFSET_PARAMS = ("offset", "skip", "start_index")
+SIZE_PARAMS = ("limit", "per_page", "perpage", "page_size", "pagesize", "pageitems", "size", "count", "num")
+_START_WORDS = ("start", "from", "begin", "since", "min")
+_END_WORDS = ("end", "to", "until", "max")
+
+
+def season_label(year: int) -> str:
+    """'2023-24' for the season starting in 2023."""
+    return f"{year}-{(year + 1) % 100:02d}"
+
+
+@dataclass
+class GeneralRequest:
+    """An example URL turned into a template: placeholders for the request's scope, constants kept."""
+
+    base_url: str
+    path: str
+    query: dict[str, str]
+    params: dict[str, ParamSpec]
+    roles: dict[str, str] = field(default_factory=dict)
+    pagination: Pagination | None = None
+    server_filters: set[str] = field(default_factory=set)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def url(self) -> str:
+        return "{base_url}" + self.path
+
+
+def _years(plan: ParsedInstruction) -> list[int]:
+    if plan.years:
+        return list(plan.years)
+    if plan.start_year and plan.end_year:
+        return list(range(plan.start_year, plan.end_year + 1))
+    return []
+
+
+def generalise_url(
+    examples: list[str],
+    plan: ParsedInstruction,
+    *,
+    page_size: int | None = None,
+    total_key: str | None = None,
+    ticker_param: ParamSpec | None = None,
+    known_entities: Iterable[str] = (),
+) -> GeneralRequest:
+    """Template the example URL(s): scope parts become parameters bound to the plan.
+
+    - a path segment equal to a requested ticker → ``{ticker}`` over the plan's tickers;
+    - dates (YYYY-MM-DD) → the plan's start/end (by the parameter's name);
+    - seasons ('2023-24') and lone years → one request per requested year;
+    - a start/end pair of years → the plan's first/last year (server-side filtering);
+    - values that differ between several examples (ids of several players) → a values list;
+    - page/offset parameters → pagination (page size raised when the API allows).
+    """
+    first = urlsplit(examples[0])
+    base = f"{first.scheme}://{first.netloc}"
+    segs = first.path.split("/")
+    params: dict[str, ParamSpec] = {}
+    roles: dict[str, str] = {}
+    notes: list[str] = []
+    server: set[str] = set()
+    tickers = {t.lower(): t for t in plan.tickers}
+    others = [urlsplit(u) for u in examples[1:]]
+    known = {k.lower() for k in known_entities}
+    for i, seg in enumerate(segs):
+        dec = unquote(seg)
+        if "ticker" not in params and (dec.lower() in tickers or (ticker_param and dec.lower() in known)):
+            segs[i] = "{ticker}"
+            params["ticker"] = ticker_param or ParamSpec(values=list(plan.tickers))
+            roles["ticker"] = "ticker"
+            server.add("ticker")
+        elif others and any(_seg(o, i) != seg for o in others):
+            name = _free_name("id", params)
+            segs[i] = "{" + name + "}"
+            params[name] = ParamSpec(
+                values=list(dict.fromkeys([dec, *(unquote(_seg(o, i)) for o in others)]))
+            )
+            roles[name] = "entity"
+    path = "/".join(segs)
+    q = dict(parse_qsl(first.query, keep_blank_values=True))
+    oq = [dict(parse_qsl(o.query, keep_blank_values=True)) for o in others]
+    years = _years(plan)
+    query: dict[str, str] = {}
+    pagination: Pagination | None = None
+    year_params = [k for k, v in q.items() if _YEAR.match(v) and _yearish(k)]
+    for k, v in q.items():
+        kl = k.lower()
+        pname = _free_name(re.sub(r"[^a-z0-9_]", "_", kl) or "p", params)
+        differs = [o.get(k) for o in oq if o.get(k) is not None and o.get(k) != v]
+        if kl in PAGE_PARAMS and v.isdigit():
+            pagination = Pagination(kind="page", param=k, start=int(v) or 1, max_pages=1000)
+            continue
+        if kl in OFFSET_PARAMS and v.isdigit():
+            pagination = Pagination(kind="offset", param=k, start=int(v), size=page_size or 100)
+            continue
+        if kl in SIZE_PARAMS and v.isdigit():
+            query[k] = v
+            continue
+        if _DAY.match(v) and plan.start_date:
+            is_end = any(w in kl for w in _END_WORDS) and not any(w in kl for w in _START_WORDS)
+            d = (plan.end_date or plan.start_date) if is_end else plan.start_date
+            params[pname] = ParamSpec(date=d.isoformat())
+            roles[pname] = "end_date" if is_end else "start_date"
+            query[k] = "{" + pname + "}"
+            server.add("date")
+            continue
+        if _SEASON.match(v) and years:
+            params[pname] = ParamSpec(values=[season_label(y) for y in years])
+            roles[pname] = "season"
+            query[k] = "{" + pname + "}"
+            server.add("year")
+            continue
+        if k in year_params and years:
+            if len(year_params) == 2:
+                lo_k = min(year_params, key=lambda x: (any(w in x.lower() for w in _END_WORDS), len(x), x))
+                y = years[0] if k == lo_k else years[-1]
+                params[pname] = ParamSpec(values=[y])
+                roles[pname] = "start_year" if k == lo_k else "end_year"
+            else:
+                params[pname] = ParamSpec(values=list(years))
+                roles[pname] = "year"
+            query[k] = "{" + pname + "}"
+            server.add("year")
+            continue
+        if differs:
+            params[pname] = ParamSpec(values=list(dict.fromkeys([v, *differs])))
+            roles[pname] = "entity"
+            query[k] = "{" + pname + "}"
+            continue
+        query[k] = v
+    if pagination is not None and pagination.kind == "page":
+        size_k = next((k for k in query if k.lower() in SIZE_PARAMS), None)
+        if size_k and page_size:
+            query[size_k] = str(page_size)
+        if total_key:
+            from prefect_autodata.runtime.spec import Selector
+
+            pagination = pagination.model_copy(update={"total": Selector(jsonpath=f"$.{total_key}")})
+    if "year" not in server and years and plan.entity != "stock":
+        notes.append("the endpoint takes no year parameter: rows are filtered to the requested years")
+    return GeneralRequest(base, path, query, params, roles, pagination, server, notes)
+
+
+def _seg(parts: Any, i: int) -> str:
+    segs = parts.path.split("/")
+    return segs[i] if i < len(segs) else ""
+
+
+def _yearish(key: str) -> bool:
+    k = key.lower()
+    return any(w in k for w in ("season", "year", "yr", "from", "to", "start", "end")) or k in (
+        "y",
+        "y1",
+        "y2",
+    )
+
+
+def _free_name(name: str, taken: dict[str, Any]) -> str:
+    name = re.sub(r"^[^a-z_]+", "", name) or "p"
+    if name in ("base_url", "cursor"):
+        name = f"{name}_"
+    out, i = name, 2
+    while out in taken:
+        out, i = f"{name}{i}", i + 1
+    return out
+
+
+# ------------------------------------------------------------------------------------------- rows
+
+
+def year_filter_code(column: str, plan: ParsedInstruction) -> str | None:
+    """A python step keeping rows whose ``column`` (a year or 'YYYY-YY' season) is in the plan's years."""
+    years = _years(plan)
+    lo, hi = (years[0], years[-1]) if years else (None, plan.end_year)
+    if lo is None and hi is None:
+        return None
+    allowed = sorted(set(years)) if years else None
+    return (
+        "import re\n"
+        f"ALLOWED = {allowed!r}\n"
+        f"HI = {hi!r}\n"
+        "def _year(v):\n"
+        "    m = re.match(r'\\s*(\\d{4})', str(v)) if v is not None else None\n"
+        "    return int(m.group(1)) if m else None\n"
+        "def transform(rows):\n"
+        "    out = []\n"
+        "    for r in rows:\n"
+        f"        y = _year(r.get({column!r}))\n"
+        "        if y is None:\n"
+        "            continue\n"
+        "        if (ALLOWED is not None and y in ALLOWED) or (ALLOWED is None and y <= HI):\n"
+        "            out.append(r)\n"
+        "    return out\n"
+    )
+
+
+def choose_primary_key(fields: list[str], rows: list[dict[str, Any]]) -> list[str]:
+    """The smallest set of identifying fields that is unique in the sample (all fields as a last resort)."""
+    ident = [
+        f
+        for f in fields
+        if any(
+            w in norm(f)
+            for w in ("ticker", "symbol", "date", "year", "season", "name", "title", "abbr", "id")
+        )
+        and norm(f) not in ("birthdate", "draftyear")
+    ]
+    order = sorted(ident, key=lambda f: 0 if any(w in norm(f) for w in ("date", "year", "season")) else 1)
+    if not rows:
+        return order[:2] or fields[:1]
+    for n in range(1, len(order) + 1):
+        key = order[:n]
+        seen = {tuple(str(r.get(k)) for k in key) for r in rows}
+        if len(seen) == len(rows) and all(r.get(k) not in (None, "") for r in rows for k in key):
+            return key
+    return order or fields[:1]
+
+
+def field_rules(matches: dict[str, FieldMatch], rs: RecordSet | None) -> list[FieldRule]:
+    """FieldRules for matched targets, in target order."""
+    out = []
+    for m in matches.values():
+        if m.from_param is not None:
+            out.append(
+                FieldRule(name=m.target, from_param=m.from_param, type=m.type, transforms=m.transforms)
+            )
+        elif rs is not None and m.key is not None:
+            out.append(
+                FieldRule(
+                    name=m.target, jsonpath=rs.jsonpath_for(m.key), type=m.type, transforms=m.transforms
+                )
+            )
+    return out
+
+
+def today_clamp(d: date | None, today: date | None = None) -> date | None:
+    t = today or date.today()
+    return min(d, t) if d else d
+
+
+# ------------------------------------------------------------------------------------------- HTML tables
+
+
+@dataclass
+class TableCandidate:
+    """A data table on an HTML page: how to select its rows and what each column is called."""
+
+    records_xpath: str
+    labels: dict[int, str]
+    rows: list[dict[int, str]]
+    count: int
+    links: dict[int, list[str]] = field(default_factory=dict)
+
+    def field_xpath(self, col: int) -> str:
+        return f"./td[{col + 1}]"
+
+
+def html_tables(html_text: str, *, min_rows: int = 2, max_rows: int = 50) -> list[TableCandidate]:
+    """Tables with a header row and at least ``min_rows`` data rows, largest first."""
+    from lxml import html as lhtml
+
+    try:
+        root = lhtml.document_fromstring(html_text)
+    except Exception:  # an unparsable page simply has no tables
+        return []
+    out: list[TableCandidate] = []
+    for n, table in enumerate(root.iter("table"), start=1):
+        head = table.xpath("./thead/tr[1]/th | ./thead/tr[1]/td")
+        body_rows = table.xpath("./tbody/tr[td]") or table.xpath("./tr[td]")
+        if not head:
+            first = table.xpath("./tr[th] | ./tbody/tr[th]")
+            head = first[0].xpath("./th") if first else []
+        if not head or len(body_rows) < min_rows:
+            continue
+        labels = {i: " ".join(h.text_content().split()) for i, h in enumerate(head)}
+        rows = []
+        links: dict[int, list[str]] = {}
+        for tr in body_rows[:max_rows]:
+            cells = tr.xpath("./td")
+            rows.append({i: " ".join(c.text_content().split()) for i, c in enumerate(cells)})
+            for i, c in enumerate(cells):
+                hrefs = c.xpath(".//a/@href")
+                if hrefs:
+                    links.setdefault(i, []).append(str(hrefs[0]))
+        tid = table.get("id")
+        if tid and re.fullmatch(r"[A-Za-z][\w-]*", tid):
+            xp = (
+                f"//table[@id='{tid}']/tbody/tr[td]"
+                if table.xpath("./tbody")
+                else f"//table[@id='{tid}']/tr[td]"
+            )
+        else:
+            xp = f"(//table)[{n}]/tbody/tr[td]" if table.xpath("./tbody") else f"(//table)[{n}]/tr[td]"
+        out.append(TableCandidate(xp, labels, rows, len(body_rows), links))
+    return sorted(out, key=lambda t: -t.count)
+
+
+def next_link_selector(html_text: str) -> str | None:
+    """A CSS selector for the page's 'next page' link, when it has one."""
+    from lxml import html as lhtml
+
+    try:
+        root = lhtml.document_fromstring(html_text)
+    except Exception:
+        return None
+    for a in root.iter("a"):
+        text = " ".join(a.text_content().split()).lower()
+        rel = (a.get("rel") or "").lower()
+        if rel == "next":
+            return "a[rel=next]"
+        if text in ("next", "next »", "next ›", "next page", "»", "›") or text.startswith("next "):
+            if "month" in text or "year" in text:
+                continue
+            cls = (a.get("class") or "").split()
+            if cls:
+                return "a." + ".".join(cls)
+            return None
+    return None
