@@ -141,19 +141,19 @@ def clean_html(html: str, base_url: str = "") -> CleanPage:
     title_el = doc.find(".//title")
     title = " ".join((title_el.text_content() if title_el is not None else "").split())
     removed = 0
-    for el in list(doc.iter()):
-        if not isinstance(el.tag, str):
+    candidates = doc.xpath(
+        "//script|//style|//noscript|//template|//head|//*[@hidden]|//*[@aria-hidden='true']"
+        "|//*[contains(@style,'display') or contains(@style,'visibility')]"
+    )
+    for el in candidates:
+        tag = el.tag.lower() if isinstance(el.tag, str) else ""
+        if el.getparent() is None:
             continue
-        tag = el.tag.lower()
-        hidden = (
-            tag in ("script", "style", "noscript", "template", "head")
-            or el.get("hidden") is not None
-            or el.get("aria-hidden") == "true"
-            or bool(_HIDDEN_STYLE.search(el.get("style", "")))
-        )
-        if hidden and el.getparent() is not None:
-            if tag not in ("script", "style", "head"):
-                removed += 1
+        style_hidden = bool(_HIDDEN_STYLE.search(el.get("style", "")))
+        if tag in ("script", "style", "noscript", "template", "head"):
+            el.drop_tree()
+        elif el.get("hidden") is not None or el.get("aria-hidden") == "true" or style_hidden:
+            removed += 1
             el.drop_tree()
     links: list[Link] = []
     seen: set[str] = set()

@@ -145,7 +145,8 @@ class WebAgent:
                 endpoint_urls.append((ep, "script", page.final_url, {}))
             for x in page.xhr:
                 endpoint_urls.append((x.url, "xhr", page.final_url, {}))
-            records = {lk.url for g in d.repeated_links(doc_links, page.final_url) for lk in g}
+            groups = d.repeated_links(doc_links, page.final_url)
+            records = {lk.url for g in groups for lk in g}
             nav: list[tuple[float, Link]] = []
             # A page that already shows data or names an API is left only for clearly specific links.
             has_data = bool(page.scripts_endpoints or page.xhr) or (page.record_count or 0) >= 5
@@ -162,7 +163,6 @@ class WebAgent:
                         nav.append((s, link))
             nav.sort(key=lambda x: -x[0])
             queue.extend((lk.url, "link", depth + 1) for s, lk in nav[:2] if s >= nav[0][0] - 1)
-            groups = d.repeated_links(doc_links, page.final_url)
             if groups and details < self.budget.max_detail and page.record_count:
                 first = groups[0][0]
                 if first.url.split("#")[0] not in visited:

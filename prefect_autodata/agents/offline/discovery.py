@@ -61,7 +61,7 @@ def plan_terms(plan: ParsedInstruction) -> dict[str, float]:
         add(plan.venue.abbr, 3.0)
         add(plan.venue.name, 0.5)
     if plan.track:
-        add(plan.track.replace("Track", ""), 1.5)
+        add(plan.track.replace("Track", ""), 3.0)
     for y in plan.years[:12] or [y for y in (plan.start_year, plan.end_year) if y]:
         t[str(y)] = max(t.get(str(y), 0.0), 2.0)
     for tk in plan.tickers:
