@@ -324,6 +324,42 @@ def collect_cmd(
         raise typer.Exit(1)
 
 
+@app.command("bench")
+def bench_cmd(
+    tasks: str = typer.Option(None, "--tasks", help="Comma-separated task IDs (default: the whole catalog)."),
+    no_source: bool = typer.Option(False, "--no-source", help="Give no --source: the agents search."),
+    chaos: str = typer.Option("none", "--chaos", help="Sandbox chaos profile: none, flaky or hostile."),
+    repeat: int = typer.Option(1, "--repeat", help="Run every task N times (variance)."),
+    backend: str = typer.Option("offline", "--backend", help="offline or llm."),
+    out: str = typer.Option(None, "--out", help="Write the markdown tables to this file."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object on stdout."),
+) -> None:
+    """Run the sandbox task catalog through `collect` and score it (F1, P, R, rows, agent seconds, tokens)."""
+    import shlex
+    from pathlib import Path
+
+    from prefect_autodata.bench import run_bench, summary_json, to_markdown
+
+    ids = [t.strip() for t in tasks.split(",") if t.strip()] if tasks else None
+    try:
+        report = run_bench(
+            ids, no_source=no_source, chaos=chaos, repeat=repeat, backend=backend, progress=err.print
+        )
+    except AutoDataError as exc:
+        _fail(exc)
+        return
+    report.command = "autodata bench " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+    md = to_markdown(report)
+    if out:
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        Path(out).write_text(md, encoding="utf-8")
+        err.print(f"tables written to {out}")
+    if as_json:
+        emit_json(summary_json(report))
+    else:
+        sys.stdout.write(md)
+
+
 def main() -> None:
     try:
         app()

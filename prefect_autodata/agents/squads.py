@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
@@ -143,6 +144,14 @@ def unmirrored(spec: CollectorSpec, mirror: str | None) -> CollectorSpec:
         if url.startswith("{base_url}") and base:
             url = base + url[len("{base_url}") :]
         s["request"]["url"] = _unmirror(url, mirror)
+        headers = s["request"].get("headers") or {}
+        for k, v in list(headers.items()):
+            headers[k] = _unmirror(v, mirror)
+        ref = next((v for k, v in headers.items() if k.lower() == "referer"), None)
+        for k, v in list(headers.items()):
+            if v.rstrip("/") == mirror and ref and ref != v:
+                parts = urlsplit(ref)
+                headers[k] = f"{parts.scheme}://{parts.netloc}"
     if base:
         data["base_url"] = _unmirror(base, mirror) if base != mirror else None
         if data["base_url"] is None:
