@@ -261,14 +261,14 @@ def induce_json(
     if not rules:
         return None
     sample_rows = [{t: _sample_value(r, m, rs) for t, m in ordered.items()} for r in rs.rows]
+    detail_names = [r.name for r in (detail.fields if detail else [])]
     pk = choose_primary_key(
-        [t for t in targets if t in ordered and ordered[t].from_param is None] or list(ordered), sample_rows
+        [t for t in targets if t in ordered and ordered[t].from_param is None],
+        sample_rows,
+        extra=detail_names,
     )
-    if any(m.from_param and gr.roles.get(m.from_param) == "ticker" for m in ordered.values()):
-        pk = [
-            next(t for t, m in ordered.items() if m.from_param and gr.roles.get(m.from_param) == "ticker"),
-            *pk,
-        ]
+    tick = [t for t, m in ordered.items() if m.from_param and gr.roles.get(m.from_param) == "ticker"]
+    pk = tick[:1] + pk
     pk = list(dict.fromkeys(pk))
     python = None
     year_col = next((t for t in ordered if norm(t) in ("year", "season")), None)
@@ -303,8 +303,15 @@ def induce_json(
     requests = 1
     for p in gr.params.values():
         requests *= len(p.values) if p.values is not None else 1
-    rows_estimate = rs.count * requests
-    score = 2.0 + len(covered) / max(1, len(targets)) + 0.3 * _size_fit(rows_estimate, plan)
+    per_request = rs.count
+    if python is not None and year_col and ordered[year_col].key is not None:
+        years = set(plan.years)
+        ys = [_year_of(r.get(ordered[year_col].key)) for r in rs.rows]
+        per_request = round(rs.count * sum(y in years for y in ys) / max(1, len(ys))) if years else rs.count
+    rows_estimate = per_request * requests
+    own = len([t for t in covered if t in ordered])
+    joined = len(covered) - own
+    score = 2.0 + (own + 0.5 * joined) / max(1, len(targets)) + 0.3 * _size_fit(rows_estimate, plan)
     why = (
         f"JSON records at {rs.path} ({rs.count} in the sample) of {endpoint.example_url}; "
         f"{len(covered)}/{len(targets)} fields mapped"
@@ -321,6 +328,11 @@ def induce_json(
         rationale=why,
         sample_rows=rs.count,
     )
+
+
+def _year_of(v: Any) -> int | None:
+    m = re.match(r"\s*(\d{4})", str(v)) if v is not None else None
+    return int(m.group(1)) if m else None
 
 
 def _sample_value(row: dict, m: FieldMatch, rs: RecordSet) -> Any:

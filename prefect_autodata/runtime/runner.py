@@ -414,12 +414,16 @@ def _run_detail(ctx: _Ctx, source: Source, out: SourceOutput) -> None:
         out.frames = []
     urls = list(dict.fromkeys(r.get(detail.url_field) for r in out.rows if r.get(detail.url_field)))
     results: dict[str, dict | Exception] = {}
+    try:  # detail pages of an API need the same headers as its list requests (Referer, Accept...)
+        detail_headers = _headers(ctx, source, {})
+    except ConfigError:
+        detail_headers = {}
 
     def one(url: str) -> tuple[str, dict | Exception]:
         if not ctx.count_request(url):
             return url, FetchError(f"{url}: dry-run request limit")
         try:
-            doc, _, _ = _fetch_doc(ctx, detail.kind, PageRequest(url), {}, source)
+            doc, _, _ = _fetch_doc(ctx, detail.kind, PageRequest(url), detail_headers, source)
             recs = select_records(doc, type(source.records)())
             rec = recs[0] if recs else None
             vals = {}

@@ -40,7 +40,7 @@ from prefect_autodata.runtime.policy import CrawlPolicy, FetchPolicy
 
 SPEC_VERSION = 1
 ColumnType = Literal["string", "integer", "float", "boolean", "date", "timestamp", "json"]
-_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_ ]{0,62}$")
+_IDENT = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_ ]{0,62}$")  # "2B", "3B": baseball columns start with a digit
 _PARAM = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 
@@ -192,7 +192,7 @@ class FieldRule(Selector):
     def _name(cls, v: str) -> str:
         if not _IDENT.match(v) or v.startswith("_autodata"):
             raise ValueError(
-                f"field name {v!r} must be an identifier (letters, digits, '_') not starting _autodata"
+                f"field name {v!r} must be letters, digits, '_' or spaces (at most 63), not starting _autodata"
             )
         return v
 

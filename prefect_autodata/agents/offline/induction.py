@@ -275,9 +275,8 @@ def json_record_sets(obj: Any, *, max_depth: int = 6) -> list[RecordSet]:
                         count=len(node),
                     )
                 )
-                for k, v in dicts[0].items():
-                    if isinstance(v, dict | list):
-                        visit(v, [*parts, 0, k], depth + 1)
+                for i, d in enumerate(dicts[:10]):
+                    visit(d, [*parts, i], depth + 1)
                 return
             for i, x in enumerate(node[:20]):
                 if isinstance(x, dict | list):
@@ -515,26 +514,34 @@ def year_filter_code(column: str, plan: ParsedInstruction) -> str | None:
     )
 
 
-def choose_primary_key(fields: list[str], rows: list[dict[str, Any]]) -> list[str]:
-    """The smallest set of identifying fields that is unique in the sample (all fields as a last resort)."""
-    ident = [
-        f
-        for f in fields
-        if any(
-            w in norm(f)
-            for w in ("ticker", "symbol", "date", "year", "season", "name", "title", "abbr", "id")
-        )
-        and norm(f) not in ("birthdate", "draftyear")
-    ]
+_IDENT_WORDS = ("ticker", "symbol", "date", "year", "season", "name", "title", "abbr", "id")
+
+
+def is_identifying(f: str) -> bool:
+    """Fields that name a record (dates, years, names, symbols), as opposed to measurements."""
+    n = norm(f)
+    return any(w in n for w in _IDENT_WORDS) and n not in ("birthdate", "draftyear")
+
+
+def choose_primary_key(fields: list[str], rows: list[dict[str, Any]], *, extra: list[str] = ()) -> list[str]:
+    """Every identifying field that is always present in the sample, time first.
+
+    Broad on purpose: a key that is unique in one sample request (one player's seasons) may collide
+    across requests (several players, a traded player's per-team rows), and a collision loses rows.
+    ``extra`` are identifying fields known only later (detail pages); they join the key as well.
+    """
+    ident = [f for f in fields if is_identifying(f)]
     order = sorted(ident, key=lambda f: 0 if any(w in norm(f) for w in ("date", "year", "season")) else 1)
-    if not rows:
-        return order[:2] or fields[:1]
-    for n in range(1, len(order) + 1):
-        key = order[:n]
-        seen = {tuple(str(r.get(k)) for k in key) for r in rows}
-        if len(seen) == len(rows) and all(r.get(k) not in (None, "") for r in rows for k in key):
-            return key
-    return order or fields[:1]
+    if rows:
+        order = [k for k in order if all(r.get(k) not in (None, "") for r in rows)]
+    order += [f for f in extra if is_identifying(f) and f not in order]
+    if not order:
+        return fields[:1]
+    if rows:
+        seen = {tuple(str(r.get(k)) for k in order if k in r) for r in rows}
+        if len(seen) < len(rows):  # identifying fields do not separate the sample: use every field
+            return [f for f in fields if all(r.get(f) not in (None, "") for r in rows)] or order
+    return order
 
 
 def field_rules(matches: dict[str, FieldMatch], rs: RecordSet | None) -> list[FieldRule]:
