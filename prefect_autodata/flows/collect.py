@@ -128,7 +128,6 @@ def collect(
     """
     from prefect_autodata.agents.squads import research_and_develop, runnable
     from prefect_autodata.expectations.spec import save_checks
-    from prefect_autodata.flows.run_collector import run_spec
     from prefect_autodata.runtime.spec import secret_names
 
     t0 = time.monotonic()
@@ -205,6 +204,8 @@ def collect(
             + ", ".join(f"AUTODATA_SECRET_{n.upper()}" for n in missing_secrets),
             **{**base, "seconds": round(time.monotonic() - t0, 3)},
         )
+    from prefect_autodata.flows.run_collector import run_spec  # imports Prefect (seconds): only when needed
+
     try:
         run = run_spec(runnable(spec, mirror), db_path, checks=squads.checks, today=today)
     except AutoDataError as exc:

@@ -1,0 +1,140 @@
+"""``collect`` and ``autodata collect`` end to end on the live sandbox: instruction → squads → spec +
+checks → run → DuckDB, scored against the task's ground truth with the sandbox scorer."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+import yaml
+
+from prefect_autodata.cli import _sandbox_secrets
+from prefect_autodata.flows.collect import collect
+from prefect_autodata.sandbox.scorer import score
+from prefect_autodata.sandbox.tasks import get_task
+
+LINEAGE = {"_autodata_run_id", "_autodata_source_url", "_autodata_fetched_at"}
+JPM_Q1 = get_task("t05-jpm-2024-01-02-2024-03-29")
+
+
+def _table(db: str, table: str):
+    con = duckdb.connect(db, read_only=True)
+    try:
+        return con.execute(f'SELECT * FROM "{table}"').df(), con.execute(
+            'SELECT "check", passed FROM _autodata_checks'
+        ).fetchall()
+    finally:
+        con.close()
+
+
+def _collect(instruction: str, sandbox_url: str, workspace, **kw):
+    kw.setdefault("sources", [sandbox_url + "/api.tiingo.com/documentation/end-of-day"])
+    return collect(
+        instruction,
+        workspace=workspace,
+        mirror=sandbox_url,
+        search_url=sandbox_url,
+        prepare=_sandbox_secrets,
+        **kw,
+    )
+
+
+def test_collect_lands_scored_rows_with_checks_and_a_reusable_spec(sandbox_url, workspace):
+    res = _collect(JPM_Q1.instruction, sandbox_url, workspace)
+    assert res.status == "succeeded", res.error
+    assert res.stop_reason == "success" and res.tokens == 0 and res.cost_usd == 0.0
+    df, checks = _table(res.db, res.table)
+    truth = JPM_Q1.ground_truth()
+    assert len(df) == len(truth)
+    assert score(df, truth, fields=JPM_Q1.fields).f1 >= 0.95
+    assert checks and all(ok for _name, ok in checks)
+    spec = yaml.safe_load(Path(res.spec).read_text())
+    urls = [s["request"]["url"] for s in spec["sources"]]
+    assert all(not u.startswith(sandbox_url) for u in urls), urls  # saved with the real host
+    assert Path(res.checks).is_file()
+    trace = workspace.traces_dir / f"{res.trace_id}.jsonl"
+    events = [json.loads(x) for x in trace.read_text().splitlines()]
+    sent = {e["source"] for e in events if e["event"] == "edge"}
+    assert {"plan", "web", "blueprint", "engineering", "test", "validation", "manager"} <= sent
+
+
+def test_fields_name_exactly_the_data_columns(sandbox_url, workspace):
+    res = _collect(JPM_Q1.instruction, sandbox_url, workspace, fields=["Date", "Close"], name="jpm-close")
+    assert res.status == "succeeded", res.error
+    df, _ = _table(res.db, res.table)
+    assert [c for c in df.columns if c not in LINEAGE] == ["Date", "Close"]
+    assert score(df, JPM_Q1.ground_truth()[["Date", "Close"]], fields=["Date", "Close"]).f1 >= 0.95
+
+
+def test_paraphrase_reaches_the_same_f1(sandbox_url, workspace):
+    res = _collect(
+        "Get JPMorgan (JPM) daily prices from Jan 2nd 2024 to March 29, 2024", sandbox_url, workspace
+    )
+    assert res.status == "succeeded", res.error
+    df, _ = _table(res.db, res.table)
+    assert score(df, JPM_Q1.ground_truth(), fields=JPM_Q1.fields).f1 >= 0.95
+
+
+def test_sources_found_through_search(sandbox_url, workspace):
+    task = get_task("t06-aapl-msft-googl-2024-03-15")
+    res = _collect(task.instruction, sandbox_url, workspace, sources=None)
+    assert res.status == "succeeded", res.error
+    df, _ = _table(res.db, res.table)
+    assert score(df, task.ground_truth(), fields=task.fields).f1 >= 0.95
+
+
+def test_unresolvable_instruction_explains_and_collects_nothing(sandbox_url, workspace):
+    res = _collect("Collect the daily stock information for last spring", sandbox_url, workspace)
+    assert res.status == "unresolvable" and res.stop_reason == "unresolvable"
+    assert any("ticker" in m for m in res.missing)
+    assert res.spec is None and res.rows == 0
+    assert not workspace.db_path.exists()
+
+
+def _cli(args: list[str], ws: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "AUTODATA_WORKSPACE": str(ws)}
+    exe = str(Path(sys.executable).parent / "autodata")
+    return subprocess.run([exe, *args], capture_output=True, text=True, env=env, timeout=300)
+
+
+def test_cli_collect_sandbox_json(tmp_path):
+    p = _cli(
+        ["collect", "Collect the daily stock data of AAPL in 2024", "--sandbox", "--json", "--no-deploy"],
+        tmp_path,
+    )
+    assert p.returncode == 0, p.stderr[-2000:]
+    out = json.loads(p.stdout)
+    for key in ("status", "name", "db", "table", "rows", "spec", "seconds", "tokens", "cost_usd"):
+        assert key in out
+    assert out["status"] == "succeeded" and out["tokens"] == 0
+    df, _ = _table(out["db"], out["table"])
+    task = get_task("t04-aapl-2024")
+    assert out["rows"] == len(df) == len(task.ground_truth())
+    assert score(df, task.ground_truth(), fields=task.fields).f1 >= 0.95
+
+
+def test_cli_unresolvable_is_one_explanation_not_a_traceback(tmp_path):
+    p = _cli(["collect", "Collect some data please", "--json", "--no-deploy"], tmp_path)
+    assert p.returncode == 1
+    out = json.loads(p.stdout)
+    assert out["status"] == "unresolvable" and out["missing"]
+    assert "Traceback" not in p.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--backend", "gpt"], "--backend"),
+        (["--fields", " , "], "--fields"),
+        (["--name", "Bad Name!"], "collector name"),
+    ],
+)
+def test_cli_bad_arguments_are_one_line(tmp_path, args, needle):
+    p = _cli(["collect", "Collect the daily stock data of AAPL in 2024", "--no-deploy", *args], tmp_path)
+    assert p.returncode == 2
+    assert needle in p.stderr and "Traceback" not in p.stderr
