@@ -360,6 +360,58 @@ def bench_cmd(
         sys.stdout.write(md)
 
 
+@app.command("deploy")
+def deploy_cmd(
+    name: str = typer.Argument(
+        ..., help="A workspace collector name, a spec YAML path, or a shipped example."
+    ),
+    schedule: str = typer.Option(
+        None,
+        "--schedule",
+        help="Cron, interval ('15m', '3600') , RRule, or a phrase: 'every weekday after market close', 'daily at 6am'.",
+    ),
+    pool: str = typer.Option(
+        None, "--pool", help="Work pool (default autodata-process, created if missing)."
+    ),
+    docker: bool = typer.Option(
+        False, "--docker", help="Docker work pool: also write a Dockerfile and build/push steps."
+    ),
+    mirror: str = typer.Option(
+        None, "--mirror", help="Serve the spec's hosts from this local mirror base URL (the sandbox)."
+    ),
+    apply: bool = typer.Option(
+        True, "--apply/--no-apply", help="Register with the Prefect API (else only write prefect.yaml)."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object on stdout."),
+) -> None:
+    """Register a collector as a scheduled Prefect deployment of run_collector (and write it to prefect.yaml)."""
+    from prefect_autodata.deployments.deploy import deploy_collector
+
+    try:
+        result = deploy_collector(
+            name, schedule=schedule, pool=pool, docker=docker, mirror=mirror, apply=apply
+        )
+    except AutoDataError as exc:
+        if as_json:
+            emit_json({"status": "failed", "error": str(exc), "name": name})
+            raise typer.Exit(2 if isinstance(exc, ConfigError) else 1) from None
+        _fail(exc)
+        return
+    if as_json:
+        emit_json({"status": "deployed" if result.applied else "written", **result.model_dump(mode="json")})
+        return
+    verb = "registered" if result.applied else "written (not registered)"
+    err.print(f"[bold green]deployment {verb}[/] {result.deployment} on work pool {result.work_pool}")
+    err.print(f"  schedule:     {result.schedule or 'none (run it from the UI or `prefect deployment run`)'}")
+    err.print(f"  prefect.yaml: {result.prefect_yaml}")
+    if result.dockerfile:
+        err.print(f"  Dockerfile:   {result.dockerfile}")
+    if result.secrets_stored:
+        err.print(f"  secrets:      stored as Prefect Secret blocks ({', '.join(result.secrets_stored)})")
+    if result.applied:
+        err.print(f"  start a worker: prefect worker start --pool {result.work_pool}")
+
+
 def main() -> None:
     try:
         app()
