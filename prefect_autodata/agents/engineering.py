@@ -630,3 +630,78 @@ def _group_endpoints(endpoints: list[Endpoint]) -> list[list[Endpoint]]:
         )
         groups.setdefault(shape, []).append(e)
     return list(groups.values())
+
+
+# ------------------------------------------------------------------------------------------- repair
+
+
+def repair_spec(spec: CollectorSpec, issues: list[Any]) -> tuple[CollectorSpec, str] | None:
+    """One local repair a dry run's issues call for, or None (the next candidate should be tried).
+
+    A column whose values do not cast to the induced type is kept as text (its transforms that
+    assumed the type are dropped) rather than losing the rows; other failures (no records, fetch
+    errors) are not local and are answered by another candidate.
+    """
+    for issue in issues:
+        fld = getattr(issue, "field", None)
+        if getattr(issue, "kind", "") != "type_mismatch" or not fld:
+            continue
+        data = spec.model_dump(mode="json", exclude_none=True)
+        changed = False
+        for s in data["sources"]:
+            for f in [*s["fields"], *((s.get("detail") or {}).get("fields") or [])]:
+                if f["name"] == fld and f.get("type", "string") != "string":
+                    f["type"] = "string"
+                    f["transforms"] = [
+                        t for t in f.get("transforms", []) if t["op"] in ("strip", "regex", "replace")
+                    ]
+                    changed = True
+        for c in data.get("columns", []):
+            if c["name"] == fld:
+                c["type"] = "string"
+        if changed:
+            return (
+                CollectorSpec.model_validate(data),
+                f"column {fld!r} kept as text (values are not all {issue.message.split(' are not ')[-1].split(' ')[0]})",
+            )
+    return None
+
+
+def repair(
+    current: CollectorSpec,
+    last: Any,
+    *,
+    history: list[Any] | None = None,
+    candidates: list[CandidateSpec] | None = None,
+) -> CandidateSpec | None:
+    """The engineering agent's answer to a failed test: a repaired candidate, or None for 'next candidate'.
+
+    ``last`` is the latest test report (anything with ``issues``); ``history`` the earlier ones — a
+    failure signature seen twice means the local repair did not help, so no further local repair.
+    """
+    issues = list(getattr(last, "issues", []) or [])
+    sig = tuple(sorted(f"{getattr(i, 'kind', '')}:{getattr(i, 'field', '')}" for i in issues))
+    earlier = [
+        tuple(
+            sorted(
+                f"{getattr(i, 'kind', '')}:{getattr(i, 'field', '')}" for i in getattr(h, "issues", []) or []
+            )
+        )
+        for h in (history or [])[:-1]
+    ]
+    if sig in earlier:
+        return None
+    fixed = repair_spec(current, issues)
+    if fixed is None:
+        return None
+    spec, why = fixed
+    base = next((c for c in candidates or [] if c.spec.name == current.name), None)
+    return CandidateSpec(
+        spec=spec,
+        method=base.method if base else "api",
+        source_url=base.source_url if base else "",
+        score=base.score if base else 0.0,
+        covered=base.covered if base else [],
+        missing=base.missing if base else [],
+        rationale=f"repaired: {why}",
+    )

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from prefect_autodata.agents.engineering import CandidateSpec
+from prefect_autodata.agents.engineering import CandidateSpec, repair_spec
 from prefect_autodata.agents.offline.instruction import ParsedInstruction
 from prefect_autodata.ohcache.messages import CheckResult, TestMessage
 from prefect_autodata.runtime.runner import DryRunReport, Issue, dry_run
@@ -132,21 +132,10 @@ def to_message(report: TestReport, *, spec_cache_id: str | None = None) -> TestM
 
 def _repair(spec: CollectorSpec, report: TestReport, tried: set[str]) -> tuple[CollectorSpec, str] | None:
     """One local repair the history has not tried yet, or None (then the next candidate is taken)."""
-    for issue in report.issues:
-        if issue.kind == "type_mismatch" and issue.field and f"string:{issue.field}" not in tried:
-            data = spec.model_dump(mode="json", exclude_none=True)
-            for s in data["sources"]:
-                for f in [*s["fields"], *((s.get("detail") or {}).get("fields") or [])]:
-                    if f["name"] == issue.field:
-                        f["type"] = "string"
-                        f["transforms"] = [
-                            t for t in f.get("transforms", []) if t["op"] in ("strip", "regex")
-                        ]
-            for c in data.get("columns", []):
-                if c["name"] == issue.field:
-                    c["type"] = "string"
-            return CollectorSpec.model_validate(data), f"string:{issue.field}"
-    return None
+    fixed = repair_spec(spec, report.issues)
+    if fixed is None or fixed[1] in tried:
+        return None
+    return fixed
 
 
 def develop(

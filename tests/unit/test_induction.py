@@ -235,3 +235,27 @@ def test_test_message_reports_each_issue():
     )
     msg = to_message(rep)
     assert msg.verdict == "fail" and msg.results[0].name == "empty_field:a" and "50%" in msg.repair_hint
+
+
+def test_repair_keeps_an_uncastable_column_as_text_once():
+    from prefect_autodata.agents.engineering import repair
+
+    spec = _stock_spec()
+    issue = Issue(
+        kind="type_mismatch",
+        source="*",
+        field="Volume",
+        message="column 'Volume': 2 value(s) are not integer (e.g. '1.2M')",
+    )
+    report = TestReport(ok=False, rows=2, requests=1, issues=[issue])
+    fixed = repair(spec, report, history=[report])
+    assert fixed is not None and "Volume" in fixed.rationale
+    vol = next(f for f in fixed.spec.sources[0].fields if f.name == "Volume")
+    assert vol.type == "string"
+    # the same failure seen before: no second local repair (the manager moves to the next candidate)
+    assert repair(fixed.spec, report, history=[report, report]) is None
+    # failures that are not local (no records) are not repaired here
+    nothing = TestReport(
+        ok=False, rows=0, requests=1, issues=[Issue(kind="no_records", source="*", message="x")]
+    )
+    assert repair(spec, nothing, history=[nothing]) is None
