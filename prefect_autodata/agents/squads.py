@@ -12,7 +12,6 @@ artifacts, exactly as with the LLM backend.
 from __future__ import annotations
 
 import contextvars
-import inspect
 import json
 import time
 import uuid
@@ -37,7 +36,6 @@ from prefect_autodata.ohcache.hypergraph import Message
 from prefect_autodata.ohcache.messages import (
     BlueprintMessage,
     CheckProposal,
-    CheckResult,
     EngineeringMessage,
     ManagerMessage,
     Role,
@@ -77,6 +75,8 @@ class SquadContext:
     candidate_index: int = 0
     spec: CollectorSpec | None = None
     test_reports: list[Any] = field(default_factory=list)
+    tested: list[tuple[CollectorSpec, Any]] = field(default_factory=list)
+    repairs_tried: set[str] = field(default_factory=set)
     checks: CheckSpec | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -90,25 +90,6 @@ def current() -> SquadContext:
         return _CTX.get()
     except LookupError as exc:
         raise ConfigError("offline squad roles run only inside research_and_develop(...)") from exc
-
-
-def _call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """Call ``fn`` with the keyword arguments it accepts (the squads' modules evolve independently)."""
-    params = inspect.signature(fn).parameters
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
-        return fn(*args, **kwargs)
-    return fn(*args, **{k: v for k, v in kwargs.items() if k in params})
-
-
-def _find(module: str, *names: str) -> Callable[..., Any]:
-    import importlib
-
-    mod = importlib.import_module(module)
-    for n in names:
-        fn = getattr(mod, n, None)
-        if callable(fn):
-            return fn
-    raise ConfigError(f"{module} provides none of {', '.join(names)}")
 
 
 # ------------------------------------------------------------------------------------------ specs and checks
@@ -281,6 +262,7 @@ def _engineering_message(
         summary=f"CollectorSpec {spec.name} v{spec.version}",
         media_type="application/yaml",
     )
+    ctx.extra["spec_cache_id"] = cid
     return EngineeringMessage(
         title=f"{spec.name} ({spec.sources[-1].kind})",
         spec=spec_to_message_dict(spec),
@@ -320,33 +302,21 @@ def engineering_role(inbox: list[Message], tools: Toolbox):
         chosen = ctx.candidates[0]
         why = getattr(chosen, "rationale", "") or "best-scoring induced candidate"
     else:
-        import importlib
+        from prefect_autodata.agents import test as test_mod
 
-        eng = importlib.import_module("prefect_autodata.agents.engineering")
-        repair = getattr(eng, "repair", None)
-        chosen = None
-        if callable(repair):
-            chosen = _call(
-                repair,
-                ctx.spec,
-                ctx.test_reports[-1] if ctx.test_reports else last_test,
-                spec=ctx.spec,
-                report=ctx.test_reports[-1] if ctx.test_reports else None,
-                message=last_test,
-                history=ctx.test_reports,
-                evidence=ctx.evidence,
-                plan=ctx.parsed,
-                candidates=ctx.candidates,
-                fetcher=ctx.fetcher,
-            )
+        chosen, why = None, ""
+        local = getattr(test_mod, "_repair", None)  # the test agent's local repairs (type fixes)
+        if callable(local) and ctx.test_reports:
+            fixed = local(ctx.spec, ctx.test_reports[-1], ctx.repairs_tried)
+            if fixed is not None:
+                chosen, tag = fixed
+                ctx.repairs_tried.add(tag)
+                why = f"repair {tag} after: {last_test.repair_hint}"
         if chosen is None:
-            ctx.candidate_index += 1
-            if ctx.candidate_index >= len(ctx.candidates):
-                ctx.candidate_index = len(ctx.candidates) - 1
+            ctx.repairs_tried = set()
+            ctx.candidate_index = min(ctx.candidate_index + 1, len(ctx.candidates) - 1)
             chosen = ctx.candidates[ctx.candidate_index]
-            why = f"repair: next candidate {ctx.candidate_index + 1}/{len(ctx.candidates)} after: {last_test.repair_hint}"
-        else:
-            why = getattr(chosen, "rationale", "") or f"repaired after: {last_test.repair_hint}"
+            why = f"next candidate {ctx.candidate_index + 1}/{len(ctx.candidates)} after: {last_test.repair_hint}"
     ctx.spec = _candidate_spec(chosen)
     if ctx.name and ctx.spec.name != ctx.name:
         ctx.spec = CollectorSpec.model_validate(
@@ -358,115 +328,25 @@ def engineering_role(inbox: list[Message], tools: Toolbox):
     return _engineering_message(ctx, ctx.spec, why, tools)
 
 
-def _test_message_from_report(report: Any) -> TestMessage:
-    """A DryRunReport-like object → the test role's message (for test modules that return reports)."""
-    issues = list(getattr(report, "issues", []) or [])
-    results = [
-        CheckResult(
-            name=getattr(i, "kind", "issue"), passed=False, evidence=str(getattr(i, "message", i))[:500]
-        )
-        for i in issues
-    ] or [
-        CheckResult(
-            name="dry_run",
-            passed=bool(getattr(report, "ok", False)),
-            evidence=f"{getattr(report, 'rows', 0)} rows",
-        )
-    ]
-    ok = bool(getattr(report, "ok", False))
-    return TestMessage(
-        results=results,
-        quality_score=1.0 if ok else 0.0,
-        verdict="pass" if ok else "fail",
-        repair_hint="; ".join(r.evidence for r in results if not r.passed)[:500],
-    )
-
-
-def _module(name: str) -> Any:
-    import importlib
-
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name:
-            raise
-        return None
-
-
 @register_offline_role(Role.TEST)
 def test_role(inbox: list[Message], tools: Toolbox):
-    ctx = current()
-    spec = runnable(ctx.spec, ctx.mirror)
-    mod = _module("prefect_autodata.agents.test")
-    fn = getattr(mod, "test_spec", None) or getattr(mod, "test_message", None) if mod else None
-    if fn is not None:
-        out = _call(
-            fn,
-            spec,
-            spec=spec,
-            plan=ctx.parsed,
-            evidence=ctx.evidence,
-            fetcher=ctx.fetcher,
-            history=ctx.test_reports,
-            today=ctx.today,
-            store=tools.store,
-        )
-    else:  # the runtime's dry run, reported as-is
-        from prefect_autodata.runtime.runner import dry_run
+    from prefect_autodata.agents.test import test_spec, to_message
 
-        out = dry_run(spec, fetcher=ctx.fetcher, today=ctx.today)
-    report = out[1] if isinstance(out, tuple) else out
-    msg = out[0] if isinstance(out, tuple) else out
+    ctx = current()
+    report = test_spec(runnable(ctx.spec, ctx.mirror), ctx.parsed, fetcher=ctx.fetcher, today=ctx.today)
     ctx.test_reports.append(report)
-    if not isinstance(msg, TestMessage):
-        to_msg = getattr(mod, "to_message", None) if mod else None
-        msg = to_msg(msg) if callable(to_msg) else _test_message_from_report(msg)
+    ctx.tested.append((ctx.spec, report))
+    msg = to_message(report, spec_cache_id=ctx.extra.get("spec_cache_id"))
     ctx.progress("test", msg.headline() + (f": {msg.repair_hint[:160]}" if msg.verdict == "fail" else ""))
     return msg
 
 
-def _basic_checks(spec: CollectorSpec) -> CheckSpec:
-    """Checks any collector deserves (used only when no validation module is installed)."""
-    from prefect_autodata.expectations.spec import ColumnCheck, RowCountCheck, UniqueCheck
-
-    typemap = {
-        "string": "string",
-        "integer": "integer",
-        "float": "float",
-        "boolean": "boolean",
-        "date": "date",
-        "timestamp": "datetime",
-        "json": "any",
-    }
-    checks: list[Any] = [
-        ColumnCheck(column=c.name, dtype=typemap.get(c.type, "any")) for c in spec.output_columns()
-    ]
-    if spec.primary_key:
-        checks.append(UniqueCheck(columns=list(spec.primary_key)))
-    checks.append(RowCountCheck(min=1))
-    return CheckSpec(name=spec.name, policy="quarantine", checks=checks)
-
-
 @register_offline_role(Role.VALIDATION)
 def validation_role(inbox: list[Message], tools: Toolbox):
+    from prefect_autodata.agents.validation import design_checks
+
     ctx = current()
-    mod = _module("prefect_autodata.agents.validation")
-    fn = getattr(mod, "design_checks", None) if mod else None
-    if fn is not None:
-        checks = _call(
-            fn,
-            ctx.parsed,
-            ctx.spec,
-            plan=ctx.parsed,
-            spec=ctx.spec,
-            evidence=ctx.evidence,
-            name=ctx.spec.name,
-            sample=ctx.test_reports[-1] if ctx.test_reports else None,
-        )
-    else:
-        checks = _basic_checks(ctx.spec)
-    if not isinstance(checks, CheckSpec):
-        checks = CheckSpec.model_validate(checks)
+    checks = design_checks(ctx.parsed, ctx.spec, ctx.evidence, name=ctx.spec.name, today=ctx.today)
     ctx.checks = checks
     cid = tools.store(
         checks.to_yaml(),
@@ -569,6 +449,30 @@ class SquadResult(BaseModel):
         return self.stop_reason == "success" and self.spec is not None
 
 
+_HARD = ("no_records", "fetch_error")
+
+
+def _soft_best(ctx: SquadContext) -> CollectorSpec | None:
+    """The tested spec with rows and only soft issues (best fill rate, then rows), or None."""
+    ok = [
+        (spec, rep)
+        for spec, rep in ctx.tested
+        if getattr(rep, "rows", 0) and not any(i.kind in _HARD for i in getattr(rep, "issues", []))
+    ]
+    if not ok:
+        return None
+
+    def key(item: tuple[CollectorSpec, Any]) -> tuple[float, int]:
+        rates = list(getattr(item[1], "fill_rates", {}).values())
+        return (sum(rates) / len(rates) if rates else 0.0, item[1].rows)
+
+    return max(ok, key=key)[0]
+
+
+def _tb(rt: AgentRuntime) -> Toolbox:
+    return Toolbox(rt, Role.ENGINEERING, rt.tools, [])
+
+
 def _final_messages(rt: AgentRuntime) -> tuple[Any, Any, Any, Any]:
     eng = test = val = bp = None
     for e in rt.graph.edges:
@@ -664,6 +568,7 @@ def research_and_develop(
     token = _CTX.set(ctx)
     stop: StopReason = "error"
     detail = ""
+    soft = False
     try:
         req = f"Request: {instruction}" + (f" | fields: {', '.join(fields)}" if fields else "")
         if sources:
@@ -675,6 +580,14 @@ def research_and_develop(
         reason = fin[-1].get("reason", "") if fin else ""
         stop = stop_reason_of(ManagerMessage(next="finish", reason=reason))
         detail = reason.split(":", 1)[1].strip() if ":" in reason else ""
+        if stop == "no_progress" and not is_llm and (best := _soft_best(ctx)) is not None:
+            # The closest spec beats no dataset when its only problems are soft (fields absent, short sample).
+            ctx.spec, soft = best, True
+            eid = rt.post(
+                Role.ENGINEERING, _engineering_message(ctx, best, f"accepted with issues: {detail}", _tb(rt))
+            )
+            rt.step(Role.VALIDATION)
+            stop, detail = "success", f"accepted with soft issues after repairs: {detail} (edge {eid.seq})"
     except BudgetExceeded as exc:
         stop, detail = "budget", str(exc)
     except AutoDataError as exc:
@@ -715,7 +628,7 @@ def research_and_develop(
                 notes += [f"check skipped: {s}" for s in skipped]
         if checks.name != spec.name:
             checks = checks.model_copy(update={"name": spec.name})
-    if stop == "success" and (spec is None or (test is not None and test.verdict != "pass")):
+    if stop == "success" and (spec is None or (test is not None and test.verdict != "pass" and not soft)):
         stop, detail = "error", detail or "the squads finished without a passing spec"
     summary = rt.meter.summary()
     trace.emit(
