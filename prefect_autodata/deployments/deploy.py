@@ -10,6 +10,7 @@ Prefect Secret blocks (``autodata-<name>``) that the runtime resolves at run tim
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, Literal
 
@@ -111,7 +112,9 @@ def _checks_for(spec: CollectorSpec, ws: Workspace) -> dict | None:
         return None
     from prefect_autodata.expectations.spec import load_checks
 
-    return load_checks(path).model_dump(mode="json", exclude_none=True)
+    load_checks(path)  # invalid checks fail here, naming the file
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))  # as written: compact and reviewable
+    return json.loads(json.dumps(data, default=str))  # YAML dates -> ISO strings (JSON parameters)
 
 
 def plan_deployment(

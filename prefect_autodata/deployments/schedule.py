@@ -179,8 +179,11 @@ def parse_schedule(text: str, *, timezone: str | None = None) -> ScheduleSpec:
     return spec
 
 
+# "daily" etc. count as a cadence only when they end the clause or take a time ("refresh daily at 6am"),
+# not as an adjective of the data ("the daily stock data").
 _CADENCE = re.compile(
-    r"\b(every\s+[^.;]*|each\s+[^.;]*|daily[^.;]*|hourly|weekly[^.;]*|monthly[^.;]*|nightly[^.;]*)",
+    r"\b(every\s+[^.;]*|each\s+[^.;]*|hourly"
+    r"|(?:daily|weekly|monthly|nightly)(?=\s*(?:$|[.,;)]|at\b|on\b|after\b|before\b))[^.;]*)",
     re.IGNORECASE,
 )
 
