@@ -76,7 +76,6 @@ class SquadContext:
     spec: CollectorSpec | None = None
     test_reports: list[Any] = field(default_factory=list)
     tested: list[tuple[CollectorSpec, Any]] = field(default_factory=list)
-    repairs_tried: set[str] = field(default_factory=set)
     checks: CheckSpec | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -302,18 +301,13 @@ def engineering_role(inbox: list[Message], tools: Toolbox):
         chosen = ctx.candidates[0]
         why = getattr(chosen, "rationale", "") or "best-scoring induced candidate"
     else:
-        from prefect_autodata.agents import test as test_mod
+        from prefect_autodata.agents.engineering import repair
 
-        chosen, why = None, ""
-        local = getattr(test_mod, "_repair", None)  # the test agent's local repairs (type fixes)
-        if callable(local) and ctx.test_reports:
-            fixed = local(ctx.spec, ctx.test_reports[-1], ctx.repairs_tried)
-            if fixed is not None:
-                chosen, tag = fixed
-                ctx.repairs_tried.add(tag)
-                why = f"repair {tag} after: {last_test.repair_hint}"
+        why = ""
+        chosen = repair(ctx.spec, ctx.test_reports[-1], history=ctx.test_reports, candidates=ctx.candidates)
+        if chosen is not None:
+            why = chosen.rationale or f"repaired after: {last_test.repair_hint}"
         if chosen is None:
-            ctx.repairs_tried = set()
             ctx.candidate_index = min(ctx.candidate_index + 1, len(ctx.candidates) - 1)
             chosen = ctx.candidates[ctx.candidate_index]
             why = f"next candidate {ctx.candidate_index + 1}/{len(ctx.candidates)} after: {last_test.repair_hint}"
