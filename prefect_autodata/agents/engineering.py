@@ -550,9 +550,10 @@ def induce(
                     prefix = [src]
                     ticker_param = ParamSpec(from_source="constituents", field="symbol")
                     break
-    groups = _group_endpoints(
-        [e for e in evidence.endpoints if e.kind == "json" and (e.status in (None, 200))]
-    )
+    usable = [e for e in evidence.endpoints if e.kind == "json" and e.status in (None, 200)]
+    usable = _retarget_entities(usable, evidence, plan, reader)
+    seen_ev = evidence.model_copy(update={"endpoints": usable})  # detail joins look at retargeted URLs
+    groups = _group_endpoints(_about_plan(usable, plan, reader))
     for eps in groups:
         if plan.entity == "stock" and plan.tickers and not plan.all_sp500:
             eps = [_retarget_ticker(e, plan, fetcher) for e in eps]
@@ -560,7 +561,7 @@ def induce(
             cand = induce_json(
                 eps[0],
                 plan,
-                evidence=evidence,
+                evidence=seen_ev,
                 reader=reader,
                 fetcher=fetcher,
                 siblings=eps[1:],
@@ -581,10 +582,99 @@ def induce(
             cand = None
         if cand is not None:
             out.append(cand)
+    from prefect_autodata.agents.offline.induction_html import induce_listings  # list -> detail pages
+
+    best_cov = max((len(c.covered) for c in out), default=0)
+    out += [c for c in induce_listings(evidence, plan, reader=reader, fetcher=fetcher) if len(c.covered) > best_cov]
     if name:
         out = [c.model_copy(update={"spec": c.spec.model_copy(update={"name": name})}) for c in out]
     out.sort(key=lambda c: -c.score)
     return out
+
+
+def _retarget_entities(
+    endpoints: list[Endpoint], evidence: Evidence, plan: ParsedInstruction, reader: Any
+) -> list[Endpoint]:
+    """Endpoints seen for a neighbour (the first team of a list) rewritten for the requested ones.
+
+    The id that tells the neighbour's page URL apart from the requested entity's link (same URL
+    family, anchor text = the requested name) is swapped in the endpoint URL. Endpoints whose
+    sample already names a requested entity are kept as they are.
+    """
+    names = [t.name for t in plan.teams] + list(plan.players)
+    if not names:
+        return endpoints
+    wanted: dict[str, str] = {}
+    for page in evidence.candidates:
+        for link in page.links:
+            text = " ".join(link.text.split()).lower()
+            for n in names:
+                if text == n.lower() and n not in wanted:
+                    wanted[n] = link.url
+    if len(wanted) < len(names):  # link lists in Page are capped: read the cached bodies too
+        for page in evidence.candidates:
+            body = _read(reader, page.cache_id) if page.kind == "html" else None
+            if not body or not any(n.lower() in body.lower() for n in names if n not in wanted):
+                continue
+            from lxml import html as lhtml
+
+            try:
+                root = lhtml.document_fromstring(body)
+            except Exception:  # an unparsable page has no links to offer
+                continue
+            root.make_links_absolute(page.final_url or page.url)
+            for a in root.iter("a"):
+                text = " ".join(a.text_content().split()).lower()
+                for n in names:
+                    if text == n.lower() and n not in wanted and a.get("href"):
+                        wanted[n] = a.get("href")
+    if not wanted:
+        return endpoints
+    out: list[Endpoint] = []
+    for e in endpoints:
+        body = _read(reader, e.sample_cache_id)
+        if body is not None and any(n.lower() in body.lower() for n in names):
+            out.append(e)
+            continue
+        src = e.source_page or ""
+        old_ids = re.findall(r"\d{3,}", urlsplit(src).path)
+        made = False
+        for url in wanted.values():
+            new_ids = re.findall(r"\d{3,}", urlsplit(url).path)
+            same_shape = re.sub(r"\d{3,}", "N", urlsplit(url).path) == re.sub(
+                r"\d{3,}", "N", urlsplit(src).path
+            )
+            if not (old_ids and same_shape and len(new_ids) == len(old_ids)):
+                continue
+            ex = e.example_url
+            for a, b in zip(old_ids, new_ids, strict=True):
+                ex = re.sub(rf"(?<!\d){a}(?!\d)", b, ex)
+            if ex != e.example_url:
+                out.append(
+                    e.model_copy(update={"example_url": ex, "url_template": ex, "sample_cache_id": None})
+                )
+                made = True
+        if not made:
+            out.append(e)
+    return out
+
+
+def _about_plan(endpoints: list[Endpoint], plan: ParsedInstruction, reader: Any) -> list[Endpoint]:
+    """Drop endpoints whose sample names none of the requested teams/players when others do.
+
+    A team or player page often links its neighbours' data too; the sample body says whose rows
+    an endpoint returns, so the one for the Bulls is kept and the Hawks' is not.
+    """
+    names = [t.name.lower() for t in plan.teams] + [p.lower() for p in plan.players]
+    if not names:
+        return endpoints
+    verdict: dict[str, bool | None] = {}
+    for e in endpoints:
+        body = _read(reader, e.sample_cache_id)
+        verdict[e.example_url] = None if body is None else any(n in body.lower() for n in names)
+    if not any(v for v in verdict.values()):
+        return endpoints
+    return [e for e in endpoints if verdict[e.example_url] is not False]
 
 
 _TICKERISH = re.compile(r"^[A-Za-z]{1,5}(?:[.-][A-Za-z]{1,2})?$")
