@@ -412,6 +412,76 @@ def deploy_cmd(
         err.print(f"  start a worker: prefect worker start --pool {result.work_pool}")
 
 
+@app.command("demo")
+def demo_cmd(
+    instruction: str = typer.Option(
+        None, "--instruction", help="The sentence to collect (default: AAPL daily prices for 2024)."
+    ),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print one JSON object (db, table, rows, report, deployment)."
+    ),
+) -> None:
+    """Run the whole product offline: sandbox web, offline agents, DuckDB, Data Docs, a Prefect deployment."""
+    import os
+
+    # before Prefect is imported: no telemetry, and time for the ephemeral server to migrate a fresh database
+    os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+    os.environ.setdefault("DO_NOT_TRACK", "1")
+    os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "300")
+    from prefect_autodata.demo import DEFAULT_INSTRUCTION, demo_summary_items, run_demo
+    from prefect_autodata.ui import LiveProgress, print_summary
+
+    with LiveProgress(err, title="autodata demo") as progress:
+        result = run_demo(instruction or DEFAULT_INSTRUCTION, progress=progress)
+    if as_json:
+        emit_json(result.model_dump(mode="json"))
+    else:
+        for w in result.warnings:
+            err.print(f"[yellow]warning:[/] {w}")
+        title = (
+            "[bold green]demo succeeded[/]" if result.status == "succeeded" else "[bold red]demo failed[/]"
+        )
+        print_summary(title, demo_summary_items(result), err)
+        if result.error:
+            err.print(f"[bold red]error:[/] {result.error}")
+    if result.status != "succeeded":
+        raise typer.Exit(1)
+
+
+@app.command("ls")
+def ls_cmd(as_json: bool = typer.Option(False, "--json", help="Print one JSON object.")) -> None:
+    """List the workspace's collectors with their last run, status and deployment."""
+    from prefect_autodata.deployments.listing import list_collectors
+
+    try:
+        rows = list_collectors()
+    except AutoDataError as exc:
+        _fail(exc)
+        return
+    if as_json:
+        emit_json({"collectors": [r.model_dump(mode="json") for r in rows]})
+        return
+    if not rows:
+        err.print('no collectors yet: try `autodata demo` or `autodata collect "..."`')
+        return
+    from rich.table import Table
+
+    table = Table(title=f"{len(rows)} collectors")
+    for col in ("collector", "table", "rows", "last run", "status", "deployment", "schedule"):
+        table.add_column(col)
+    for r in rows:
+        table.add_row(
+            r.name,
+            r.table or "",
+            str(r.rows if r.rows is not None else ""),
+            str(r.last_run_at or ""),
+            r.last_status or "never run",
+            r.deployment or "",
+            r.schedule or "",
+        )
+    Console().print(table)
+
+
 def main() -> None:
     try:
         app()

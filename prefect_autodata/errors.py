@@ -2,9 +2,27 @@
 
 from __future__ import annotations
 
+import re
+
+# query parameters that carry credentials (kept in step with runtime.urlnorm.SECRET_PARAMS)
+_SECRET_QUERY = re.compile(
+    r"([?&;](?:token|key|api_key|apikey|password|passwd|secret|access_token|auth|signature)=)[^&\s#'\":,)]+",
+    re.IGNORECASE,
+)
+
+
+def redact_secrets(text: str) -> str:
+    """``...?token=abc`` -> ``...?token=REDACTED``: error messages name URLs, never the credentials in them."""
+    return _SECRET_QUERY.sub(r"\1REDACTED", text)
+
 
 class AutoDataError(Exception):
-    """Base of every error this package raises on purpose."""
+    """Base of every error this package raises on purpose. Its message never carries a URL's secret."""
+
+    def __init__(self, *args: object) -> None:
+        if args and isinstance(args[0], str):
+            args = (redact_secrets(args[0]), *args[1:])
+        super().__init__(*args)
 
 
 class TransientError(AutoDataError):

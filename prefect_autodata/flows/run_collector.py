@@ -143,7 +143,9 @@ def _execute(
         warnings = [i["message"] for i in issues]
         good, quarantined, results, status, checks_status = frame.good, None, None, "succeeded", None
         if checks is not None:
-            good, quarantined, results, status, checks_status = _enforce(spec, frame.good, checks, run_id)
+            good, quarantined, results, status, checks_status = _enforce(
+                spec, frame.good, checks, run_id, db_path
+            )
         stats, cursor_after, ended, warnings = steps.land(
             db_path,
             spec,
@@ -189,8 +191,11 @@ def _execute(
         raise
 
 
-def _enforce(spec: CollectorSpec, good, checks: Any, run_id: str):
-    """Run the CheckSpec on the data columns; lineage columns ride along by row position."""
+def _enforce(spec: CollectorSpec, good, checks: Any, run_id: str, db_path: str | None = None):
+    """Run the CheckSpec on the data columns; lineage columns ride along by row position.
+
+    The run's Data Docs page goes to the workspace holding the destination database (its folder).
+    """
     from prefect_autodata.expectations.enforce import enforce
     from prefect_autodata.expectations.spec import CheckSpec
 
@@ -198,7 +203,10 @@ def _enforce(spec: CollectorSpec, good, checks: Any, run_id: str):
         checks = CheckSpec.model_validate(checks)
     full = good.reset_index(drop=True)
     data_cols = [c.name for c in spec.output_columns()]
-    res = enforce(full[data_cols], checks, run_id=run_id)
+    from prefect_autodata.workspace import Workspace
+
+    ws = Workspace(Path(db_path).resolve().parent) if db_path else Workspace.default()
+    res = enforce(full[data_cols], checks, run_id=run_id, workspace=ws)
     kept = full.loc[res.good.index]
     quarantined = res.quarantined
     if len(quarantined):
