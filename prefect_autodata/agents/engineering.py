@@ -552,6 +552,7 @@ def induce(
                     break
     usable = [e for e in evidence.endpoints if e.kind == "json" and e.status in (None, 200)]
     usable = _retarget_entities(usable, evidence, plan, reader)
+    usable = [_retarget_params(e, evidence, plan) for e in usable]
     seen_ev = evidence.model_copy(update={"endpoints": usable})  # detail joins look at retargeted URLs
     groups = _group_endpoints(_about_plan(usable, plan, reader))
     for eps in groups:
@@ -564,7 +565,7 @@ def induce(
                 evidence=seen_ev,
                 reader=reader,
                 fetcher=fetcher,
-                siblings=eps[1:],
+                siblings=eps[1:] if len(plan.teams) + len(plan.players) > 1 else [],
                 ticker_param=ticker_param,
                 known_entities=known,
                 prefix_sources=prefix,
@@ -585,7 +586,11 @@ def induce(
     from prefect_autodata.agents.offline.induction_html import induce_listings  # list -> detail pages
 
     best_cov = max((len(c.covered) for c in out), default=0)
-    out += [c for c in induce_listings(evidence, plan, reader=reader, fetcher=fetcher) if len(c.covered) > best_cov]
+    out += [
+        c
+        for c in induce_listings(evidence, plan, reader=reader, fetcher=fetcher)
+        if len(c.covered) > best_cov
+    ]
     if name:
         out = [c.model_copy(update={"spec": c.spec.model_copy(update={"name": name})}) for c in out]
     out.sort(key=lambda c: -c.score)
@@ -657,6 +662,43 @@ def _retarget_entities(
         if not made:
             out.append(e)
     return out
+
+
+def _retarget_params(e: Endpoint, evidence: Evidence, plan: ParsedInstruction) -> Endpoint:
+    """Query values the requested team's own page uses (``team=21,ts``) replace a league-wide example's.
+
+    The team page is the visited page whose title or heading names the team; a parameter counts only
+    when every data link on that page agrees on its value and the endpoint has the same parameter.
+    """
+    if len(plan.teams) != 1:
+        return e
+    team = plan.teams[0].name.lower()
+    words = team.split()
+    keys = [" ".join(words[i:]) for i in range(len(words) - 1)]  # "houston astros", "astros"
+    pages = [
+        p
+        for p in evidence.candidates
+        if any(k in f"{p.title} {p.text_excerpt[:200]}".lower() for k in keys) and p.links
+    ]
+    if not pages:
+        return e
+    ex = dict(_query(e.example_url))
+    seen: dict[str, set[str]] = {}
+    for p in pages:
+        for link in p.links:
+            for k, v in _query(link.url):
+                if k in ex:
+                    seen.setdefault(k, set()).add(v)
+    swap = {k: next(iter(v)) for k, v in seen.items() if len(v) == 1 and next(iter(v)) != ex[k]}
+    swap = {k: v for k, v in swap.items() if not re.fullmatch(r"(18|19|20)\d{2}", v)}
+    if not swap:
+        return e
+    from urllib.parse import urlencode
+
+    parts = urlsplit(e.example_url)
+    q = urlencode([(k, swap.get(k, v)) for k, v in _query(e.example_url)], safe=",")
+    url = parts._replace(query=q).geturl()
+    return e.model_copy(update={"example_url": url, "url_template": url, "sample_cache_id": None})
 
 
 def _about_plan(endpoints: list[Endpoint], plan: ParsedInstruction, reader: Any) -> list[Endpoint]:
