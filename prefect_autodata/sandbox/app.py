@@ -83,7 +83,9 @@ class _PrefixRouter(Router):
     async def app(self, scope, receive, send) -> None:  # type: ignore[override]
         if scope["type"] == "http":
             path = scope.get("path", "")
-            sub = self._subs.get("/" + path.split("/", 2)[1]) if path.startswith("/") and path != "/" else None
+            sub = (
+                self._subs.get("/" + path.split("/", 2)[1]) if path.startswith("/") and path != "/" else None
+            )
             if sub is not None:
                 await sub.app(scope, receive, send)
                 return
