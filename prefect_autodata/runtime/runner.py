@@ -709,8 +709,11 @@ def dry_run(
         frame = to_frame(spec, raw)
         issues.extend(frame.issues)
         fill: dict[str, float] = {}
+        # Rows whose detail page the request limit skipped say nothing about fill rates.
+        skipped = raw["_error"].astype(str).str.contains("dry-run request limit", regex=False)
+        seen = raw[~skipped] if len(raw) and not skipped.all() else raw
         for c in spec.output_columns():
-            rate = float(_present(raw[c.name].astype(object)).mean()) if len(raw) else 0.0
+            rate = float(_present(seen[c.name].astype(object)).mean()) if len(seen) else 0.0
             fill[c.name] = round(rate, 4)
             if len(raw) and 1 - rate >= empty_threshold:
                 issues.append(
@@ -719,7 +722,7 @@ def dry_run(
                         source="*",
                         field=c.name,
                         ratio=round(1 - rate, 4),
-                        message=f"field {c.name!r} is empty in {100 * (1 - rate):.0f}% of {len(raw)} rows",
+                        message=f"field {c.name!r} is empty in {100 * (1 - rate):.0f}% of {len(seen)} rows",
                     )
                 )
         sample = (
