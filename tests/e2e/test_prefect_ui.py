@@ -123,3 +123,33 @@ def test_quick_run_from_the_ui_lands_rows_with_lineage(deployed, prefect_server,
     assert all(DEMO_TOKEN not in u for u in urls) and any("REDACTED" in u for u in urls)
     assert "TIINGO_TOKEN" in out["secrets_stored"]
     assert DEMO_TOKEN not in (ws / "prefect.yaml").read_text()
+    # ...and the flow run as Prefect stores it (parameters, logs, artifacts) never holds the token either
+    stored = _flow_run_record(flow_run_id)
+    assert "run_collector" in stored and DEMO_TOKEN not in stored
+    assert DEMO_TOKEN not in (artifacts_dir / "prefect-worker.log").read_text()
+
+
+def _flow_run_record(flow_run_id: str) -> str:
+    """Everything the server keeps about one flow run and its deployment, as one string."""
+    from uuid import UUID
+
+    from prefect import get_client
+    from prefect.client.schemas.filters import (
+        ArtifactFilter,
+        ArtifactFilterFlowRunId,
+        LogFilter,
+        LogFilterFlowRunId,
+    )
+
+    fid = UUID(flow_run_id)
+    with get_client(sync_client=True) as client:
+        run = client.read_flow_run(fid)
+        logs = client.read_logs(log_filter=LogFilter(flow_run_id=LogFilterFlowRunId(any_=[fid])))
+        arts = client.read_artifacts(
+            artifact_filter=ArtifactFilter(flow_run_id=ArtifactFilterFlowRunId(any_=[fid]))
+        )
+        deployment = client.read_deployment(run.deployment_id)
+    parts = [run.model_dump_json(), deployment.model_dump_json()]
+    parts += [log.message for log in logs] + [a.model_dump_json() for a in arts]
+    assert logs, "the flow run sent no logs"
+    return "\n".join(parts)
