@@ -112,6 +112,13 @@ def run_bench(
         raise ConfigError(f"--chaos must be none, flaky or hostile, not {chaos!r}")
     if repeat < 1:
         raise ConfigError("--repeat must be at least 1")
+    if task_ids:
+        unknown = [t for t in task_ids if t not in {c.id for c in catalog()}]
+        if unknown:
+            raise ConfigError(
+                f"--tasks: unknown task id(s) {', '.join(unknown)} (see `autodata bench --help`; "
+                f"ids look like {catalog()[0].id})"
+            )
     tasks = [get_task(t) for t in task_ids] if task_ids else catalog()
     say = progress or (lambda _m: None)
     t0 = time.monotonic()

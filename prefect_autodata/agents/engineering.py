@@ -674,7 +674,7 @@ def _retarget_params(e: Endpoint, evidence: Evidence, plan: ParsedInstruction) -
         return e
     team = plan.teams[0].name.lower()
     words = team.split()
-    keys = [" ".join(words[i:]) for i in range(len(words) - 1)]  # "houston astros", "astros"
+    keys = [" ".join(words[i:]) for i in range(len(words))]  # "houston astros", "astros"
     pages = [
         p
         for p in evidence.candidates

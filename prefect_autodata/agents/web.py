@@ -45,6 +45,9 @@ class DiscoveryBudget(BaseModel):
     max_pages: int = Field(14, ge=1)
     max_endpoints: int = Field(8, ge=0)
     max_probes: int = Field(6, ge=0)
+    max_switch_probes: int = Field(
+        4, ge=0, description="Probes of alternative word values (tabs) for endpoints lacking target fields."
+    )
     max_detail: int = Field(2, ge=0, description="Sample detail pages fetched from a listing's record links.")
     seeds_per_query: int = Field(2, ge=1)
     max_seeds: int = Field(5, ge=1)
@@ -163,12 +166,17 @@ class WebAgent:
                         nav.append((s, link))
             nav.sort(key=lambda x: -x[0])
             queue.extend((lk.url, "link", depth + 1) for s, lk in nav[:2] if s >= nav[0][0] - 1)
-            if groups and details < self.budget.max_detail and page.record_count:
+            own = d.entity_link([doc_links], plan) if depth < 2 else None
+            if own is not None and own.url.split("#")[0] not in visited and details < self.budget.max_detail:
+                queue.insert(0, (own.url, "link", depth + 1))  # the requested entity's own page first
+                details += 1
+            elif groups and details < self.budget.max_detail and page.record_count:
                 first = groups[0][0]
                 if first.url.split("#")[0] not in visited:
                     queue.insert(0, (first.url, "link", depth + 1))
                     details += 1
         self._endpoints(endpoint_urls, ev, plan)
+        ev.endpoints = [self._switch_enumerated(ep, ev, plan) for ep in ev.endpoints]
         if ev.endpoints:
             for ep in ev.endpoints[:3]:
                 self._probe(ep, ev, plan)
@@ -495,6 +503,80 @@ class WebAgent:
             status=resp.status,
         )
 
+    def _switch_enumerated(self, ep: Endpoint, ev: Evidence, plan: ParsedInstruction) -> Endpoint:
+        """An endpoint whose sample lacks target fields, with a parameter the pages' links switch between
+        a few word values (tabs: ``stats=bat|pit|fld``): probe those values, keep the best-covering one.
+
+        Values are tried in order of how strongly the links carrying them speak about the plan
+        ("Pitching" for a pitching request); a value is adopted only if its sample covers more fields.
+        """
+        targets = list(plan.fields)
+        if ep.kind != "json" or not targets or self.budget.max_switch_probes <= 0:
+            return ep
+        best_cov = _coverage(targets, ep.fields)
+        if best_cov >= len(targets):
+            return ep
+        current = dict(parse_qsl(urlsplit(ep.example_url).query, keep_blank_values=True))
+        terms = d.plan_terms(plan)
+        host = urlsplit(ep.example_url).netloc
+        alts: dict[tuple[str, str], float] = {}
+        for page in ev.candidates:
+            for link in page.links:
+                u = urlsplit(link.url)
+                if u.netloc != host:
+                    continue
+                for k, v in parse_qsl(u.query):
+                    if k in current and v != current[k] and _WORD_VALUE.fullmatch(v):
+                        rel = d.relevance(link.text, "", terms)
+                        alts[(k, v)] = max(alts.get((k, v), -99.0), rel)
+        if not alts:
+            return ep
+        best: Endpoint | None = None
+        tried = 0
+        for (k, v), _rel in sorted(alts.items(), key=lambda kv: -kv[1])[: self.budget.max_switch_probes]:
+            tried += 1
+            url = _with_param(ep.example_url, k, v)
+            try:
+                resp = self.fetcher.get(url, headers=ep.headers or None)
+                obj = json.loads(resp.text)
+            except (AutoDataError, ValueError) as exc:
+                ev.notes.append(f"probe {k}={v} on {ep.example_url} failed: {exc}"[:300])
+                continue
+            path, n, fields = d.find_records(obj)
+            cov = _coverage(targets, fields)
+            self.observations.append(
+                ToolObservation(
+                    tool="probe_params",
+                    arguments={"url": ep.example_url, "param": k, "value": v},
+                    result=f"{n} records, {cov}/{len(targets)} target fields",
+                )
+            )
+            if n and cov > best_cov:
+                cid = self.store(
+                    resp.text,
+                    kind="json",
+                    summary=f"{resp.final_url} (JSON sample, {n} records)",
+                    media_type="application/json",
+                )
+                template, params = url_template(resp.final_url, plan)
+                best_cov = cov
+                best = ep.model_copy(
+                    update={
+                        "url_template": template,
+                        "params": params,
+                        "example_url": resp.final_url,
+                        "sample_cache_id": cid,
+                        "record_path_hint": path,
+                        "record_count": n,
+                        "fields": fields[:200],
+                        "pagination": d.json_pagination(resp.final_url, obj) or ep.pagination,
+                    }
+                )
+                ev.notes.append(f"{ep.example_url}: {k}={v} covers {cov}/{len(targets)} target fields")
+        left = self.budget.max_switch_probes - tried
+        self.budget = self.budget.model_copy(update={"max_switch_probes": left})
+        return best or ep
+
     def _probe(self, ep: Endpoint, ev: Evidence, plan: ParsedInstruction) -> None:
         """Try the plan's own values in year/season/date parameters: which does the server accept?"""
         budget = self.budget.max_probes
@@ -530,6 +612,16 @@ class WebAgent:
 
 
 # ---------------------------------------------------------------------------------------------- helpers
+
+
+_WORD_VALUE = re.compile(r"[A-Za-z][A-Za-z_-]{1,19}")
+
+
+def _coverage(targets: list[str], keys: list[str]) -> int:
+    """How many target fields some key names (by name; values are not needed to compare samples)."""
+    from prefect_autodata.agents.offline.induction import name_score
+
+    return sum(any(name_score(t, k) >= 0.8 for k in keys) for t in targets)
 
 
 def _with_param(url: str, name: str, value: str) -> str:

@@ -317,10 +317,11 @@ def test_fangraphs_pitching_json_api_named_by_the_page(client):
     truth = _mlb_truth(2024)
     assert body["totalCount"] == len(body["data"]) == len(truth)
     for row in body["data"]:
-        w = truth[row["TeamName"]]
+        w = truth[row["TeamNameAbb"]]
         assert row["Season"] == 2024 and row["teamid"] == w["teamIDfg"]
+        assert row["TeamName"] == w["FLD_Team"]  # the club's name in that season
         for col in PITCH:
-            assert same(row[col], w[f"PIT_{col}"]), (row["TeamName"], col)
+            assert same(row[col], w[f"PIT_{col}"]), (row["TeamNameAbb"], col)
 
 
 def test_fangraphs_team_page_links_full_history(client):

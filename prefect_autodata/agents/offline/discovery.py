@@ -419,3 +419,33 @@ def is_data_link(link: Link) -> bool:
 def is_docs_link(link: Link) -> bool:
     low = f"{link.text} {link.url}".lower()
     return bool(re.search(r"documentation|/docs\b|api reference|developers?\b|\bapi\b(?!\.)", low))
+
+
+def entity_link(groups: list[list[Link]], plan: ParsedInstruction) -> Link | None:
+    """The record link of a listing that names the requested team/player (text, code or URL slug).
+
+    A listing's first record is someone else's more often than not; the requested entity's own page
+    holds the links (per-entity leaderboards, tabs) the development squad needs.
+    """
+    names: list[tuple[str, str]] = [(t.name, t.abbr) for t in plan.teams] + [(p, "") for p in plan.players]
+    if not names:
+        return None
+    best: tuple[float, Link | None] = (0.0, None)
+    for group in groups:
+        for link in group:
+            text = " ".join(link.text.split()).lower()
+            url_words = set(words(urlsplit(link.url).path))
+            for name, abbr in names:
+                nw = words(name)
+                s = 0.0
+                if text == name.lower():
+                    s = 4.0
+                elif abbr and text == abbr.lower():
+                    s = 3.0
+                elif nw and text and text.split()[-1:] == nw[-1:] and set(text.split()) <= set(nw):
+                    s = 2.0
+                if nw and nw[-1] in url_words:
+                    s += 1.0 + 0.5 * sum(w in url_words for w in nw[:-1])
+                if s > best[0]:
+                    best = (s, link)
+    return best[1] if best[0] >= 1.0 else None

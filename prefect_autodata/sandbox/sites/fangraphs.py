@@ -117,7 +117,9 @@ def _build() -> MlbData:
         {
             "Season": m["Season"].astype(int),
             "teamid": m["teamIDfg"].astype(int),
-            "TeamName": m["Team"].astype(str),
+            # Like the real API: TeamName is the club's name in that season (Highlanders, then
+            # Yankees), TeamNameAbb its code; the Team cell links the code to the team page.
+            "TeamName": (m["FLD_Team"] if "FLD_Team" in m.columns else m["Team"]).astype(str),
             "TeamNameAbb": m["Team"].astype(str),
         }
     )
@@ -295,7 +297,7 @@ def routes(ctx) -> list[BaseRoute]:
         page = f.iloc[start : start + query.pageitems]
         rows = _records(page)
         for r in rows:
-            r["Team"] = f'<a href="{HOST}/teams/{d.teams[r["teamid"]].slug}/stats">{r["TeamName"]}</a>'
+            r["Team"] = f'<a href="{HOST}/teams/{d.teams[r["teamid"]].slug}/stats">{r["TeamNameAbb"]}</a>'
         body = {"data": rows, "totalCount": len(f), "sortField": query.sortstat, "sortDir": query.sortdir}
         return Response(_dumps(body), media_type="application/json")
 
@@ -323,7 +325,8 @@ def routes(ctx) -> list[BaseRoute]:
             cells = "".join(f'<td data-stat="{html.escape(c)}">{_cell(rec[c])}</td>' for c in cols)
             body_rows.append(
                 f'<tr><td>{i}</td><td data-stat="Season">{rec["Season"]}</td>'
-                f'<td data-stat="Team"><a href="{HOST}/teams/{team.slug}/stats">{html.escape(rec["TeamName"])}</a></td>'
+                f'<td data-stat="Team"><a href="{HOST}/teams/{team.slug}/stats" title="{html.escape(rec["TeamName"])}">'
+                f"{html.escape(rec['TeamNameAbb'])}</a></td>"
                 f"{cells}</tr>"
             )
         nav = []
