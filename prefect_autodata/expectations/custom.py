@@ -9,7 +9,11 @@ round-trip and lets GE suites that name them load from JSON.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import operator
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from typing import Any
 
@@ -109,7 +113,7 @@ def range_ok(s: pd.Series, lo: Any, hi: Any) -> pd.Series:
     return ok | s.isna()
 
 
-def _domain(df: pd.DataFrame, col: str, domain: dict) -> tuple[pd.Index, pd.Series]:
+def _domain(df: pd.DataFrame, col: str, domain: dict) -> tuple[pd.Index | None, pd.Series]:
     """Expected values of one key column and the column's values, normalised to compare."""
     values = domain.get("values")
     start, end = domain.get("start"), domain.get("end")
@@ -120,13 +124,56 @@ def _domain(df: pd.DataFrame, col: str, domain: dict) -> tuple[pd.Index, pd.Seri
         return days.difference(exclude), to_dates(df[col]).dt.normalize()
     if values is not None:
         return pd.Index(pd.unique(pd.Series(values))), df[col]
-    return pd.Index(df[col].dropna().unique()), df[col]
+    return None, df[col]  # the observed values are the domain
+
+
+_shared: ContextVar[dict | None] = ContextVar("autodata_shared_intermediates", default=None)
+
+
+@contextmanager
+def shared_intermediates() -> Iterator[None]:
+    """While active, per-batch intermediates (key codes) are computed once for both engines.
+
+    ``enforce`` hands GE and pandera the same validation view; each engine still evaluates
+    every check itself, but the factorised key columns behind completeness are hashed once.
+    Entries are bound to the frame object, so a different frame never sees them.
+    """
+    token = _shared.set({})
+    try:
+        yield
+    finally:
+        _shared.reset(token)
+
+
+def _key_codes(df: pd.DataFrame, col: str, domain: dict) -> tuple[pd.Index, np.ndarray]:
+    memo = _shared.get()
+    if memo is None:
+        return _codes(*_domain(df, col, domain))
+    key = (id(df), col, json.dumps(domain, sort_keys=True, default=str))
+    hit = memo.get(key)
+    if hit is None or hit[0] is not df:
+        hit = memo[key] = (df, _codes(*_domain(df, col, domain)))
+    return hit[1]
+
+
+def _codes(idx: pd.Index | None, values: pd.Series) -> tuple[pd.Index, np.ndarray]:
+    """The domain and the position of every value in it (-1: not in it, or null).
+
+    ``factorize`` hashes in C on every dtype (Arrow strings included); only the few distinct
+    values are then looked up in the domain, instead of boxing a million strings for
+    ``get_indexer``. Without a declared domain the distinct observed values are the domain.
+    """
+    local, uniques = pd.factorize(values)
+    if idx is None:
+        return pd.Index(uniques), local
+    lookup = np.append(idx.get_indexer(uniques), -1)  # local code -1 (null) -> -1
+    return idx, lookup[local]
 
 
 def completeness(df: pd.DataFrame, keys: dict[str, dict], min_fraction: float = 1.0) -> dict[str, Any]:
     """How many expected key combinations (the product of the key domains) are present.
 
-    Works on integer codes (one ``get_indexer`` per key, one ``np.unique``), so millions of rows
+    Works on integer codes (one ``factorize`` per key, then a bitmap of combinations), so millions of rows
     cost a fraction of a second.
     """
     missing_cols = [c for c in keys if c not in df.columns]
@@ -137,8 +184,7 @@ def completeness(df: pd.DataFrame, keys: dict[str, dict], min_fraction: float = 
     combined = np.zeros(len(df), dtype=np.int64)
     inside = np.ones(len(df), dtype=bool)
     for col, domain in keys.items():
-        idx, values = _domain(df, col, domain or {})
-        codes = idx.get_indexer(values)
+        idx, codes = _key_codes(df, col, domain or {})
         inside &= codes >= 0
         combined = combined * max(len(idx), 1) + np.where(codes >= 0, codes, 0)
         domains.append(idx)
@@ -187,7 +233,17 @@ def for_validation(df: pd.DataFrame) -> pd.DataFrame:
                 conv = to_dates(s)
             out = df.copy(deep=False) if out is None else out
             out[c] = conv
+            out.attrs.setdefault(ORIGINAL_TYPES, {})[str(c)] = "date"
     return df if out is None else out
+
+
+#: ``DataFrame.attrs`` key of a validation view: the logical types its converted columns had
+ORIGINAL_TYPES = "autodata_original_types"
+
+
+def observed_type(df: pd.DataFrame, column: str) -> str:
+    """The column's logical type as the caller sent it (a converted date column still reads ``date``)."""
+    return (df.attrs.get(ORIGINAL_TYPES) or {}).get(column) or logical_type(df[column])
 
 
 def freshness(s: pd.Series, max_age_days: int, as_of: Any = None) -> dict[str, Any]:
@@ -204,7 +260,7 @@ def freshness(s: pd.Series, max_age_days: int, as_of: Any = None) -> dict[str, A
 
 def schema_drift(df: pd.DataFrame, previous_columns: dict[str, str]) -> dict[str, Any]:
     """New, missing and retyped columns against the previous run's profile (never applied silently)."""
-    now = {c: logical_type(df[c]) for c in df.columns}
+    now = {c: observed_type(df, c) for c in df.columns}
     new = sorted(set(now) - set(previous_columns))
     missing = sorted(set(previous_columns) - set(now))
     retyped = {
@@ -219,14 +275,26 @@ def schema_drift(df: pd.DataFrame, previous_columns: dict[str, str]) -> dict[str
     return {"success": not (new or missing or retyped), "new": new, "missing": missing, "retyped": retyped}
 
 
-def profile(df: pd.DataFrame) -> dict[str, Any]:
-    """What drift compares next time: row count, and per column its logical type and null rate."""
+def profile(df: pd.DataFrame, *, view: pd.DataFrame | None = None) -> dict[str, Any]:
+    """What drift compares next time: row count, and per column its logical type and null rate.
+
+    ``view`` is ``for_validation(df)`` when the caller has it: nulls are counted there (a
+    datetime64 null test is vectorised, a column of ``date`` objects is a per-object loop),
+    while the types stay those of ``df``.
+    """
     n = len(df)
-    nulls = df.isna().sum()
+    nulls = (df if view is None else view).isna().sum()
+    types = {}
+    for c in df.columns:
+        s = df[c]
+        if view is not None and s.dtype == object and pd.api.types.is_datetime64_any_dtype(view[c].dtype):
+            types[c] = "date"  # for_validation converted it because it held dates
+        else:
+            types[c] = logical_type(s)
     return {
         "row_count": n,
         "columns": {
-            str(c): {"type": logical_type(df[c]), "null_rate": round(float(nulls[c]) / n, 6) if n else 0.0}
+            str(c): {"type": types[c], "null_rate": round(float(nulls[c]) / n, 6) if n else 0.0}
             for c in df.columns
         },
     }
@@ -302,6 +370,52 @@ def register_gx() -> dict[str, type]:
     from great_expectations.expectations.metrics import ColumnMapMetricProvider, column_condition_partial
     from great_expectations.expectations.metrics.metric_provider import metric_value
     from great_expectations.expectations.metrics.table_metric_provider import TableMetricProvider
+    from great_expectations.render import (
+        LegacyDiagnosticRendererType,
+        LegacyRendererType,
+        RenderedStringTemplateContent,
+    )
+    from great_expectations.render.renderer.renderer import renderer
+    from great_expectations.render.util import num_to_str
+
+    def _kwargs(configuration, result) -> dict:
+        """Renderers are called with a configuration, a result, or both (GE's dispatch contract)."""
+        cfg = configuration or (getattr(result, "expectation_config", None) if result else None)
+        return dict(cfg.kwargs) if cfg is not None else {}
+
+    def _sentence(template: str, params: dict, runtime_configuration: dict | None) -> list:
+        """One prescriptive sentence, styled like GE's native ones (column names as badges)."""
+        styling = (runtime_configuration or {}).get("styling")
+        return [
+            RenderedStringTemplateContent(
+                content_block_type="string_template",
+                string_template={"template": template, "params": params, "styling": styling},
+            )
+        ]
+
+    def _mostly(kw: dict, params: dict) -> str:
+        mostly = kw.get("mostly")
+        if mostly is None or mostly >= 1.0:
+            return ""
+        params["mostly_pct"] = num_to_str(mostly * 100, no_scientific=True)
+        return ", at least $mostly_pct % of the time"
+
+    def _observed(result) -> dict:
+        value = ((result.result or {}) if result is not None else {}).get("observed_value")
+        return value if isinstance(value, dict) else {}
+
+    def _n(x) -> str:
+        return num_to_str(x, use_locale=True, precision=20) if isinstance(x, (int, float)) else str(x)
+
+    def _domain_text(col: str, domain: dict) -> str:
+        if domain.get("values") is not None:
+            return f"{col} (one of {len(domain['values'])} values)"
+        if domain.get("start") and domain.get("end"):
+            days = "weekdays" if domain.get("weekdays_only", True) else "days"
+            skip = domain.get("exclude") or []
+            extra = f" except {len(skip)} holidays" if skip else ""
+            return f"{col} ({days} {domain['start']} to {domain['end']}{extra})"
+        return f"{col} (every value seen)"
 
     def _table(execution_engine, metric_domain_kwargs) -> pd.DataFrame:
         df, _, _ = execution_engine.get_compute_domain(
@@ -322,6 +436,18 @@ def register_gx() -> dict[str, type]:
         map_metric = "column_values.autodata_weekday"
         success_keys = ("mostly",)
 
+        @classmethod
+        @renderer(renderer_type=LegacyRendererType.PRESCRIPTIVE)
+        def _prescriptive_renderer(cls, configuration=None, result=None, runtime_configuration=None, **kw):
+            kwargs = _kwargs(configuration, result)
+            params = {"column": kwargs.get("column")}
+            tail = _mostly(kwargs, params)
+            return _sentence(
+                f"$column values must fall on a weekday (Monday to Friday){tail}.",
+                params,
+                runtime_configuration,
+            )
+
     class ColumnValuesAutodataDateBetween(ColumnMapMetricProvider):
         condition_metric_name = "column_values.autodata_date_between"
         condition_value_keys = ("min_value", "max_value")
@@ -337,6 +463,21 @@ def register_gx() -> dict[str, type]:
         max_value: str | None = None
         map_metric = "column_values.autodata_date_between"
         success_keys = ("min_value", "max_value", "mostly")
+
+        @classmethod
+        @renderer(renderer_type=LegacyRendererType.PRESCRIPTIVE)
+        def _prescriptive_renderer(cls, configuration=None, result=None, runtime_configuration=None, **kw):
+            kwargs = _kwargs(configuration, result)
+            lo, hi = kwargs.get("min_value"), kwargs.get("max_value")
+            params = {"column": kwargs.get("column"), "min_value": lo, "max_value": hi}
+            if lo is not None and hi is not None:
+                rule = "between $min_value and $max_value"
+            elif lo is not None:
+                rule = "on or after $min_value"
+            else:
+                rule = "on or before $max_value"
+            tail = _mostly(kwargs, params)
+            return _sentence(f"$column dates must be {rule}{tail}.", params, runtime_configuration)
 
     def _table_metric(name: str, keys: tuple[str, ...], fn):
         attrs = {"metric_name": name, "value_keys": keys}
@@ -357,7 +498,7 @@ def register_gx() -> dict[str, type]:
         ("column", "dtype"),
         lambda df, column, dtype: {
             "present": column in df.columns,
-            "observed": logical_type(df[column]) if column in df.columns else None,
+            "observed": observed_type(df, column) if column in df.columns else None,
         },
     )
     _table_metric(
@@ -388,6 +529,21 @@ def register_gx() -> dict[str, type]:
         metric_dependencies = ("table.autodata_logical_type",)
         success_keys = ("column", "dtype")
 
+        @classmethod
+        @renderer(renderer_type=LegacyRendererType.PRESCRIPTIVE)
+        def _prescriptive_renderer(cls, configuration=None, result=None, runtime_configuration=None, **kw):
+            kwargs = _kwargs(configuration, result)
+            params = {"column": kwargs.get("column"), "dtype": kwargs.get("dtype")}
+            return _sentence("$column values must be of logical type $dtype.", params, runtime_configuration)
+
+        @classmethod
+        @renderer(renderer_type=LegacyDiagnosticRendererType.OBSERVED_VALUE)
+        def _diagnostic_observed_value_renderer(
+            cls, configuration=None, result=None, runtime_configuration=None, **kw
+        ):
+            value = ((result.result or {}) if result is not None else {}).get("observed_value")
+            return "--" if value is None else str(value)
+
         def _validate(self, metrics, runtime_configuration=None, execution_engine=None):
             m = metrics["table.autodata_logical_type"]
             ok = m["present"] and type_matches(m["observed"], self.dtype)
@@ -404,6 +560,42 @@ def register_gx() -> dict[str, type]:
         metric_dependencies = ("table.autodata_completeness",)
         success_keys = ("keys", "min_fraction")
 
+        @classmethod
+        @renderer(renderer_type=LegacyRendererType.PRESCRIPTIVE)
+        def _prescriptive_renderer(cls, configuration=None, result=None, runtime_configuration=None, **kw):
+            kwargs = _kwargs(configuration, result)
+            keys = kwargs.get("keys") or {}
+            params = {f"key_{i}": _domain_text(c, d or {}) for i, (c, d) in enumerate(keys.items())}
+            combo = " x ".join(f"$key_{i}" for i in range(len(keys)))
+            fraction = kwargs.get("min_fraction", 1.0)
+            if fraction is None or fraction >= 1.0:
+                tail = ""
+            else:
+                params["min_pct"] = num_to_str(fraction * 100, no_scientific=True)
+                tail = ", at least $min_pct % of them"
+            return _sentence(
+                f"Every combination of {combo} must have a row{tail}.", params, runtime_configuration
+            )
+
+        @classmethod
+        @renderer(renderer_type=LegacyDiagnosticRendererType.OBSERVED_VALUE)
+        def _diagnostic_observed_value_renderer(
+            cls, configuration=None, result=None, runtime_configuration=None, **kw
+        ):
+            m = _observed(result)
+            if m.get("error"):
+                return str(m["error"])
+            if m.get("expected") is None:
+                return "--"
+            text = (
+                f"{_n(m.get('present'))} of {_n(m.get('expected'))} combinations present "
+                f"({num_to_str(100 * float(m.get('fraction') or 0), precision=4)}%)"
+            )
+            if m.get("missing"):
+                examples = "; ".join(" ".join(str(v) for v in e) for e in m.get("missing_examples") or [])
+                text += f"; {_n(m['missing'])} missing" + (f", e.g. {examples}" if examples else "")
+            return text
+
         def _validate(self, metrics, runtime_configuration=None, execution_engine=None):
             m = metrics["table.autodata_completeness"]
             return {"success": bool(m["success"]), "result": {"observed_value": m}}
@@ -417,6 +609,33 @@ def register_gx() -> dict[str, type]:
         metric_dependencies = ("table.autodata_freshness",)
         success_keys = ("column", "max_age_days", "as_of")
 
+        @classmethod
+        @renderer(renderer_type=LegacyRendererType.PRESCRIPTIVE)
+        def _prescriptive_renderer(cls, configuration=None, result=None, runtime_configuration=None, **kw):
+            kwargs = _kwargs(configuration, result)
+            params = {
+                "column": kwargs.get("column"),
+                "max_age_days": kwargs.get("max_age_days"),
+                "as_of": kwargs.get("as_of") or "the run date",
+            }
+            return _sentence(
+                "The latest $column must be at most $max_age_days days old (as of $as_of).",
+                params,
+                runtime_configuration,
+            )
+
+        @classmethod
+        @renderer(renderer_type=LegacyDiagnosticRendererType.OBSERVED_VALUE)
+        def _diagnostic_observed_value_renderer(
+            cls, configuration=None, result=None, runtime_configuration=None, **kw
+        ):
+            m = _observed(result)
+            if m.get("error"):
+                return str(m["error"])
+            if not m.get("latest"):
+                return "no dates"
+            return f"latest {m['latest']}, {m.get('age_days')} days old on {m.get('as_of')}"
+
         def _validate(self, metrics, runtime_configuration=None, execution_engine=None):
             m = metrics["table.autodata_freshness"]
             return {"success": bool(m["success"]), "result": {"observed_value": m}}
@@ -427,6 +646,32 @@ def register_gx() -> dict[str, type]:
         previous_columns: dict
         metric_dependencies = ("table.autodata_schema_drift",)
         success_keys = ("previous_columns",)
+
+        @classmethod
+        @renderer(renderer_type=LegacyRendererType.PRESCRIPTIVE)
+        def _prescriptive_renderer(cls, configuration=None, result=None, runtime_configuration=None, **kw):
+            previous = _kwargs(configuration, result).get("previous_columns") or {}
+            params = {"n": len(previous)}
+            return _sentence(
+                "Columns must match the previous run ($n columns): no new, missing or retyped columns.",
+                params,
+                runtime_configuration,
+            )
+
+        @classmethod
+        @renderer(renderer_type=LegacyDiagnosticRendererType.OBSERVED_VALUE)
+        def _diagnostic_observed_value_renderer(
+            cls, configuration=None, result=None, runtime_configuration=None, **kw
+        ):
+            m = _observed(result)
+            parts = []
+            if m.get("new"):
+                parts.append("new: " + ", ".join(m["new"]))
+            if m.get("missing"):
+                parts.append("missing: " + ", ".join(m["missing"]))
+            if m.get("retyped"):
+                parts.append("retyped: " + ", ".join(f"{c} ({t})" for c, t in m["retyped"].items()))
+            return "; ".join(parts) if parts else ("same columns and types" if m else "--")
 
         def _validate(self, metrics, runtime_configuration=None, execution_engine=None):
             m = metrics["table.autodata_schema_drift"]

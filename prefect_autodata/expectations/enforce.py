@@ -19,7 +19,7 @@ from typing import Any, Literal
 import pandas as pd
 
 from prefect_autodata.errors import ConfigError
-from prefect_autodata.expectations.custom import for_validation, profile
+from prefect_autodata.expectations.custom import for_validation, profile, shared_intermediates
 from prefect_autodata.expectations.results import CheckResult
 from prefect_autodata.expectations.spec import CheckSpec
 from prefect_autodata.workspace import Workspace
@@ -90,15 +90,18 @@ def enforce(
 
     results: list[CheckResult] = []
     gx_result = None
-    if engines in ("both", "pandera"):
-        from prefect_autodata.expectations.to_pandera import validate_pandera
+    with shared_intermediates():
+        if engines in ("both", "pandera"):
+            from prefect_autodata.expectations.to_pandera import validate_pandera
 
-        results += validate_pandera(vframe, checks, previous=previous, columns=columns)
-    if engines in ("both", "gx"):
-        from prefect_autodata.expectations.to_gx import validate_gx
+            results += validate_pandera(vframe, checks, previous=previous, columns=columns)
+        if engines in ("both", "gx"):
+            from prefect_autodata.expectations.to_gx import validate_gx
 
-        gx_results, gx_result = validate_gx(vframe, checks, previous=previous, columns=columns, run_id=run_id)
-        results += gx_results
+            gx_results, gx_result = validate_gx(
+                vframe, checks, previous=previous, columns=columns, run_id=run_id
+            )
+            results += gx_results
 
     status, bad_rows = _verdict(results, policy, len(frame))
     if status == "failed":
@@ -118,7 +121,7 @@ def enforce(
         status=status,
         run_id=run_id,
         policy=policy,
-        profile=profile(frame),
+        profile=profile(frame, view=vframe),
         gx_result=gx_result,
     )
     if workspace is not None:

@@ -41,6 +41,7 @@ _ASSETS = {
 _TAG = re.compile(r"<(script|link)\b[^>]*?(?:src|href)=\"(https?://[^\"]+)\"[^>]*>(?:\s*</script>)?", re.I)
 _IMG = re.compile(r"<img\b[^>]*?src=\"https?://[^\"]+\"[^>]*>", re.I)
 _CSS_URL = re.compile(r"url\(['\"]?https?://[^)]+\)", re.I)
+_NUMPY_REPR = re.compile(r"\bnp\.(?:float|int|uint|bool_|str_|datetime64)\w*\(([^()]*)\)")
 _SRI = re.compile(r"\s(?:integrity|crossorigin)=\"[^\"]*\"", re.I)
 
 
@@ -97,6 +98,7 @@ def build_data_docs(
     folder.mkdir(parents=True, exist_ok=True)
     document = ValidationResultsPageRenderer().render(gx_result)
     page = offline_html(DefaultJinjaPageView().render(document), "../static")
+    page = _NUMPY_REPR.sub(r"\1", page)  # GE prints numpy scalars as np.float64(1.5): show 1.5
     banner = (
         f'<div class="alert alert-{"success" if status == "passed" else "danger" if status == "failed" else "warning"}"'
         f' id="autodata-run" style="margin:0">autodata run <b>{html.escape(run_id)}</b> of '

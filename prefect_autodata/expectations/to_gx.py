@@ -303,11 +303,28 @@ def gx_context():
     return ctx
 
 
-def run_suite(frame: pd.DataFrame, suite, *, asset: str = "batch"):
-    """Validate a pandas frame with a GE suite through the shared context; returns GE's validation result."""
-    ctx = gx_context()
-    with _gx_lock:
-        ds = ctx.data_sources.add_or_update_pandas("autodata")
+#: first pass: counts and a few examples per expectation (what Data Docs shows); GE skips the
+#: full unexpected-value and -index lists, which cost a pass over the batch per expectation
+SUMMARY_FORMAT = {
+    "result_format": "SUMMARY",
+    "partial_unexpected_count": 20,
+    "include_unexpected_rows": False,
+}
+#: second pass, only for row-level expectations that failed: every failing row (quarantine needs them)
+COMPLETE_FORMAT = {"result_format": "COMPLETE", "include_unexpected_rows": False}
+
+_batch_definitions: dict[str, Any] = {}
+
+
+def _batch_definition(asset: str):
+    """The whole-dataframe batch definition of one asset, created once per process (GE setup is slow)."""
+    bd = _batch_definitions.get(asset)
+    if bd is None:
+        ctx = gx_context()
+        try:
+            ds = ctx.data_sources.get("autodata")
+        except (KeyError, LookupError, ValueError):
+            ds = ctx.data_sources.add_pandas("autodata")
         try:
             a = ds.get_asset(asset)
         except LookupError:
@@ -316,10 +333,49 @@ def run_suite(frame: pd.DataFrame, suite, *, asset: str = "batch"):
             bd = a.get_batch_definition("whole")
         except (LookupError, KeyError):
             bd = a.add_batch_definition_whole_dataframe("whole")
-        batch = bd.get_batch(batch_parameters={"dataframe": frame})
-        return batch.validate(
-            suite, result_format={"result_format": "COMPLETE", "include_unexpected_rows": False}
+        _batch_definitions[asset] = bd
+    return bd
+
+
+def run_suite(frame: pd.DataFrame, suite, *, asset: str = "batch", result_format: dict | None = None):
+    """Validate a pandas frame with a GE suite through the shared context; returns GE's validation result.
+
+    ``result_format`` defaults to COMPLETE (every failing row index).
+    """
+    with _gx_lock:
+        batch = _batch_definition(asset).get_batch(batch_parameters={"dataframe": frame})
+        return batch.validate(suite, result_format=result_format or COMPLETE_FORMAT)
+
+
+def _key(cfg) -> str:
+    return json.dumps(
+        [cfg.type, cfg.kwargs, (cfg.meta or {}).get("autodata_check")], sort_keys=True, default=str
+    )
+
+
+def _failing_indexes(frame: pd.DataFrame, res, asset: str) -> dict[str, list]:
+    """Every failing row of each failed row-level expectation: a COMPLETE rerun of just those (real GE)."""
+    import great_expectations as gx
+
+    failed = [
+        r.expectation_config
+        for r in res.results
+        if not r.success
+        and r.expectation_config.type in ROW_LEVEL_TYPES
+        and not (
+            (r.exception_info or {}).get("raised_exception") if isinstance(r.exception_info, dict) else False
         )
+    ]
+    if not failed:
+        return {}
+    with _gx_lock:
+        sub = gx.ExpectationSuite(
+            name=f"{asset}-failing-rows", expectations=[c.to_domain_obj() for c in failed]
+        )
+    full = run_suite(frame, sub, asset=asset, result_format=COMPLETE_FORMAT)
+    return {
+        _key(r.expectation_config): (r.result or {}).get("unexpected_index_list") or [] for r in full.results
+    }
 
 
 def validate_gx(
@@ -334,7 +390,8 @@ def validate_gx(
     """Validate with real GE and normalise per CheckSpec check; also return GE's own result (for Data Docs)."""
     if suite is None:
         suite = suite_from_json(compile_suite(spec, previous=previous, columns=columns))
-    res = run_suite(frame, suite, asset=spec.name)
+    res = run_suite(frame, suite, asset=spec.name, result_format=SUMMARY_FORMAT)
+    indexes = _failing_indexes(frame, res, spec.name)
     grouped: dict[str, dict[str, Any]] = {}
     order: list[str] = []
     for r in res.results:
@@ -364,7 +421,7 @@ def validate_gx(
             continue
         if not r.success:
             g["passed"] = False
-            idx = result.get("unexpected_index_list") or []
+            idx = indexes.get(_key(cfg)) or []
             if cfg.type in ROW_LEVEL_TYPES:
                 g["rows"].update(int(i) for i in idx if isinstance(i, (int, np.integer)))
             g["count"] += int(result.get("unexpected_count") or 0)
