@@ -114,8 +114,7 @@ def main() -> None:
     enforce(df.head(1000), checks)  # warm both engines (registration, metric providers)
 
     timings: dict[str, float] = {}
-    res = None
-    for engines in ("pandera", "gx", "both"):
+    for engines in ("pandera", "gx"):
         best = float("inf")
         for _ in range(args.repeat):
             t = time.perf_counter()
@@ -126,14 +125,22 @@ def main() -> None:
             f"validate ({engines:>7}): {best:7.2f} s  status={res.status} failed={res.failed_names() or 'none'}"
         )
 
+    # the ratio's two sides alternate, so both see the same machine load (it is shared)
     spec = collector_spec(df)
     frame = with_lineage(df)
-    best_land = float("inf")
+    best_both = best_land = float("inf")
     for i in range(args.repeat):
+        t = time.perf_counter()
+        res = enforce(df, checks, engines="both", policy="warn")
+        best_both = min(best_both, time.perf_counter() - t)
         with tempfile.TemporaryDirectory() as tmp:
             best_land = min(
                 best_land, land_once(spec, frame, res.results, Path(tmp) / "bench.duckdb", f"b{i}")
             )
+    timings["both"] = best_both
+    print(
+        f"validate (   both): {best_both:7.2f} s  status={res.status} failed={res.failed_names() or 'none'}"
+    )
     print(
         f"land (runtime.landing.land_run: casts + PK upsert + lineage, one transaction): {best_land:7.2f} s"
     )

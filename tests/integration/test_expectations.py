@@ -91,10 +91,23 @@ def test_every_fault_is_caught_by_both_engines_and_named(fault, stocks_2024, sto
 
 def test_row_level_faults_blame_the_same_rows_on_both_engines(stocks_2024, stock_spec):
     bad = stocks_2024.copy()
-    bad.loc[[3, 40], "high"] = bad.loc[[3, 40], "low"] - 1
+    rows = list(range(3, 3 + 2 * 30, 2))  # more rows than GE's first (SUMMARY) pass lists
+    bad.loc[rows, "high"] = bad.loc[rows, "low"] - 1
     res = enforce(bad, stock_spec, policy="quarantine")
     blamed = {r.engine: r.failing_index for r in res.checks if r.check == "compare:high>=low"}
-    assert blamed == {"gx": [3, 40], "pandera": [3, 40]}
+    assert blamed == {"gx": rows, "pandera": rows}
+    assert sorted(res.quarantined.index) == rows
+
+
+def test_profile_of_the_validation_view_matches_the_batch(stocks_2024):
+    from prefect_autodata.expectations.custom import for_validation
+
+    bad = stocks_2024.copy()
+    bad.loc[[2, 9], "date"] = None
+    view = for_validation(bad)
+    assert str(view["date"].dtype).startswith("datetime64")
+    assert profile(bad, view=view) == profile(bad)
+    assert profile(bad)["columns"]["date"]["type"] == "date"
 
 
 def _land(con, table: str, res, run_id: str) -> None:
@@ -220,6 +233,24 @@ def test_data_docs_and_report_for_a_run(stocks_2024, stock_spec, workspace):
     assert summary["status"] == "failed" and summary["docs_path"] == str(res.docs_path)
     text = format_summary(summary)
     assert "compare:high>=low" in text and str(res.docs_path) in text
+
+
+def test_data_docs_render_custom_expectations_as_sentences(stocks_2024, stock_spec, workspace):
+    bad = stocks_2024.copy()
+    bad.loc[10, "date"] = dt.date(2024, 1, 6)  # a Saturday
+    bad = bad.drop(index=[20, 21])
+    res = enforce(bad, stock_spec, workspace=workspace, run_id="run-words", policy="warn")
+    words = " ".join(re.sub(r"<[^>]+>", " ", res.docs_path.read_text()).split())
+    assert "date values must fall on a weekday (Monday to Friday)." in words
+    assert "1 unexpected values found." in words
+    assert (
+        "Every combination of ticker (every value seen) x date (every value seen) must have a row." in words
+    )
+    m = re.search(r"(\d[\d,]*) of ([\d,]+) combinations present \([^)]*\); (\d+) missing, e\.g\. ", words)
+    assert m and int(m.group(2).replace(",", "")) - int(m.group(1).replace(",", "")) == int(m.group(3))
+    assert "date values must be of logical type date . date" in words  # the batch's type, not the view's
+    assert "date dates must be between 1990-01-01 and 2100-12-31" in words
+    assert "np.float64(" not in words and "expect_column_values_to_be_weekdays(**" not in words
 
 
 def test_cli_report_prints_latest_summary(stocks_2024, stock_spec, workspace):
