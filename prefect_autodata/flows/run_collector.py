@@ -98,7 +98,15 @@ def extract_step(spec: CollectorSpec, collected: Collected) -> tuple[Frame, int]
         for c in raw_frame(spec, Collected({}, [], [], {})).columns:
             if c not in raw.columns:
                 raw[c] = None
-    return to_frame(spec, raw), fetched
+    frame = to_frame(spec, raw)
+    if fetched and frame.good.empty and len(frame.rejected):
+        from prefect_autodata.errors import NoRecordsError
+
+        reason = frame.rejected["_error"].iloc[0]
+        raise NoRecordsError(
+            f"all {len(frame.rejected)} fetched row(s) were rejected (e.g. {reason}); refusing to report an empty success"
+        )
+    return frame, fetched
 
 
 def land_step(db_path: str, spec: CollectorSpec, run_id: str, frame: Frame, **kw: Any):

@@ -308,6 +308,8 @@ def _apply(value: Any, t: Transform, base_url: str) -> Any:
         return [p.strip() for p in str(value).split(t.sep) if p.strip()]
     if op == "strip":
         return _each(value, lambda v: str(v).strip())
+    if op == "bibtex_authors":
+        return _each(value, _bibtex_authors)
     if op == "collapse_whitespace":
         return _each(value, lambda v: " ".join(str(v).split()))
     if op == "lower":
@@ -355,6 +357,20 @@ def _apply(value: Any, t: Transform, base_url: str) -> Any:
     raise ValueError(f"unknown transform {op!r}")
 
 
+def _bibtex_authors(v: Any) -> str:
+    """BibTeX ``Last, First and Last, Jr, First`` -> ``First Last, First Last Jr`` (the form people read)."""
+    names = []
+    for part in re.split(r"\s+and\s+", " ".join(str(v).split())):
+        bits = [b.strip() for b in part.split(",")]
+        if len(bits) == 2 and all(bits):
+            names.append(f"{bits[1]} {bits[0]}")
+        elif len(bits) == 3 and all(bits):
+            names.append(f"{bits[2]} {bits[0]} {bits[1]}")
+        else:
+            names.append(" ".join(b for b in bits if b))
+    return ", ".join(n for n in names if n)
+
+
 def _not_int(v: Any) -> int:
     raise ValueError(f"{v!r} is not an integer")
 
@@ -364,16 +380,37 @@ def extract_page(
 ) -> list[dict]:
     """Every record of a page as a dict of field values; a failing transform marks the row with ``_error``."""
     rows = []
+    page_level: dict[str, Any] = {}  # absolute XPaths give one answer per page: evaluate them once
     for rec in select_records(doc, records_sel):
         row: dict[str, Any] = {}
         for rule in fields:
             try:
-                row[rule.name] = extract_field(rec, rule, page_url=doc.url, params=params)
+                if _is_page_level(rule) and doc.kind == "html":
+                    if rule.name not in page_level:
+                        page_level[rule.name] = _page_value(doc, rule, params)
+                    value = page_level[rule.name]
+                    if isinstance(value, ValueError):
+                        raise value
+                    row[rule.name] = value
+                else:
+                    row[rule.name] = extract_field(rec, rule, page_url=doc.url, params=params)
             except ValueError as exc:
                 row.setdefault("_error", str(exc))
                 row[rule.name] = None
         rows.append(row)
     return rows
+
+
+def _is_page_level(rule: FieldRule) -> bool:
+    """An XPath starting at the document root (``//h1``, ``/html/...``) does not depend on the record."""
+    return rule.xpath is not None and rule.xpath.lstrip().startswith("/")
+
+
+def _page_value(doc: Document, rule: FieldRule, params: dict[str, Any]) -> Any:
+    try:
+        return extract_field(doc.root, rule, page_url=doc.url, params=params)
+    except ValueError as exc:
+        return exc
 
 
 def find_one(doc: Document, sel: Selector) -> Any:

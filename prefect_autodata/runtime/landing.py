@@ -47,13 +47,23 @@ def table_columns(con: duckdb.DuckDBPyConnection, table: str) -> dict[str, str]:
 
 
 def read_cursor(con: duckdb.DuckDBPyConnection, spec: CollectorSpec):
-    """The stored incremental cursor: the max landed value of the cursor column (None before the first run)."""
-    if spec.incremental is None:
+    """The stored incremental cursor: the max landed value of the cursor column (None before the first run).
+
+    With ``incremental.partition_by`` it is a dict ``{partition value: max}`` (None when nothing landed).
+    """
+    inc = spec.incremental
+    if inc is None:
         return None
     cols = table_columns(con, spec.table_name)
-    if spec.incremental.cursor not in cols:
+    if inc.cursor not in cols:
         return None
-    return con.execute(f"SELECT max({q(spec.incremental.cursor)}) FROM {q(spec.table_name)}").fetchall()[0][0]
+    if inc.partition_by is not None and inc.partition_by in cols:
+        rows = con.execute(
+            f"SELECT {q(inc.partition_by)}, max({q(inc.cursor)}) FROM {q(spec.table_name)} "
+            f"WHERE {q(inc.partition_by)} IS NOT NULL GROUP BY 1"
+        ).fetchall()
+        return {str(k): v for k, v in rows if v is not None} or None
+    return con.execute(f"SELECT max({q(inc.cursor)}) FROM {q(spec.table_name)}").fetchall()[0][0]
 
 
 def _declared(spec: CollectorSpec) -> dict[str, str]:

@@ -140,13 +140,22 @@ def finish_run(
             rows_rejected,
             rows_quarantined,
             requests,
-            None if cursor_value is None else str(cursor_value),
+            _cursor_text(cursor_value),
             error,
             json.dumps(list(warnings)),
             run_id,
         ],
     )
     return ended
+
+
+def _cursor_text(cursor: Any) -> str | None:
+    """A per-partition cursor is stored as JSON ({"AAPL": "2024-12-31", ...}); a single one as text."""
+    if cursor is None:
+        return None
+    if isinstance(cursor, dict):
+        return json.dumps({str(k): str(v)[:10] if hasattr(v, "isoformat") else v for k, v in cursor.items()})
+    return str(cursor)
 
 
 def write_sources(con: duckdb.DuckDBPyConnection, run_id: str, sources: list[Any]) -> None:

@@ -171,7 +171,7 @@ def _param_values(
             vals = list(range(p.range[0], p.range[1] + 1))
         elif p.date is not None:
             d = templates.resolve_date(p.date, ctx.today)
-            if inc and inc.param == name and cursor is not None:
+            if inc and inc.param == name and cursor is not None and not isinstance(cursor, dict):
                 d = _next_cursor(cursor, inc.step_days, name)
                 cursor_param[name] = d
             vals = [_DateParam(d, p.format)]
@@ -182,7 +182,13 @@ def _param_values(
                 raise NoRecordsError(
                     f"source {source.name!r}: parameter {name!r} takes {p.from_source}.{p.field}, which gave no values"
                 )
-        if inc and inc.param == name and cursor is not None and p.date is None:
+        if (
+            inc
+            and inc.param == name
+            and cursor is not None
+            and p.date is None
+            and not isinstance(cursor, dict)
+        ):
             nxt = cursor + inc.step if isinstance(cursor, int | float) else cursor
             cursor_param[name] = nxt
             vals = [nxt]
@@ -227,6 +233,8 @@ def _run_source(
     values = _param_values(ctx, source, outputs, cursor, cursor_param)
     combos = list(templates.expand(values)) if values else [{}]
     inc = ctx.spec.incremental
+    if inc and isinstance(cursor, dict) and inc.param in values:
+        combos = [_resume_partition(c, ctx.spec.partition_param(), inc, cursor) for c in combos]
     if inc and cursor is not None and inc.param in values:
         combos = [c for c in combos if not _beyond_end(c, inc.param, inc.end_param, ctx.today)]
     out.requests_planned = len(combos)
@@ -258,6 +266,19 @@ def _run_source(
             f"on {out.pages} page(s)); refusing to report an empty success"
         )
     return out
+
+
+def _resume_partition(combo: dict, part_param: str | None, inc: Any, cursors: dict) -> dict:
+    """Per-partition incremental: this request starts after its own partition's stored cursor."""
+    stored = cursors.get(str(combo.get(part_param))) if part_param else None
+    if stored is None:
+        return combo  # a partition never landed (e.g. a new index member): its full range
+    start = combo.get(inc.param)
+    if isinstance(start, _DateParam):
+        nxt: Any = _DateParam(_next_cursor(stored, inc.step_days, inc.param), start.fmt)
+    else:
+        nxt = stored + inc.step if isinstance(stored, int | float) else stored
+    return {**combo, inc.param: nxt}
 
 
 def _beyond_end(combo: dict, param: str, end_param: str | None, today: date) -> bool:
@@ -461,8 +482,12 @@ def _run_detail(ctx: _Ctx, source: Source, out: SourceOutput) -> None:
 def _run_crawl(ctx: _Ctx, source: Source, combos: list[dict], out: SourceOutput) -> None:
     """BFS crawl from each start URL; every visited page is a document the records selector runs on."""
     from prefect_autodata.runtime.crawler import crawl
+    from prefect_autodata.runtime.policy import CrawlPolicy
+    from prefect_autodata.runtime.spec import MEDIA_COLUMN
 
-    policy = source.crawl
+    policy = source.crawl or CrawlPolicy()
+    if policy.site_root is None and ctx.base_url:  # stay under the spec's base URL, not the whole origin
+        policy = policy.model_copy(update={"site_root": ctx.base_url})
     for combo in combos:
         first = _render_request(ctx, source, combo)
         start = first.url
@@ -470,16 +495,25 @@ def _run_crawl(ctx: _Ctx, source: Source, combos: list[dict], out: SourceOutput)
             from urllib.parse import urlencode
 
             start += ("&" if "?" in start else "?") + urlencode(first.params)
-        result = crawl(start, ctx.fetcher, policy=policy) if policy else crawl(start, ctx.fetcher)
+        result = crawl(start, ctx.fetcher, policy=policy)
+        media_by_page: dict[str, list[str]] = {}
+        if source.verify_media:
+            from prefect_autodata.runtime.media import verify_media
+
+            for m in verify_media(result.media, result.html_by_url, ctx.fetcher):
+                if m.ok:
+                    media_by_page.setdefault(m.page_url, []).append(m.url)
         plain = {k: str(v) for k, v in combo.items()}
         for page in result.pages:
             ctx.count_request(page.url)
             html_text = getattr(page, "html", None)
-            if not html_text:
+            if not html_text or getattr(page, "trap", False):
                 continue
             doc = parse_document("html", html_text, page.url)
             rows = extract_page(doc, source.fields, source.records, plain)
             for r in rows:
+                if source.verify_media:
+                    r[MEDIA_COLUMN] = media_by_page.get(page.url, [])
                 r[LINEAGE_URL] = page.url
                 r[LINEAGE_AT] = getattr(page, "fetched_at", None) or datetime.now(UTC)
             out.rows.extend(rows)
@@ -575,13 +609,14 @@ def _present(s: pd.Series) -> pd.Series:
 def cast_column(s: pd.Series, col: ColumnSpec) -> tuple[pd.Series, pd.Series]:
     """(typed series, mask of values that were present but could not be cast)."""
     t = col.type
-    present = _present(s) if s.dtype == object else s.notna()
+    textual = s.dtype == object or pd.api.types.is_string_dtype(s.dtype)  # pandas 3 infers "str"
+    present = _present(s) if textual else s.notna()
     if t == "string":
         out = s.map(_to_str, na_action="ignore").astype(object)
         out = out.where(s.notna(), None)
         return out, pd.Series(False, index=s.index)
     if t in ("integer", "float"):
-        if s.dtype == object:
+        if textual:
             cleaned = s.map(lambda v: str(v).replace(",", "").strip() if isinstance(v, str) else v)
             num = pd.to_numeric(cleaned.where(present), errors="coerce")
         else:

@@ -39,6 +39,7 @@ from prefect_autodata.errors import ConfigError
 from prefect_autodata.runtime.policy import CrawlPolicy, FetchPolicy
 
 SPEC_VERSION = 1
+MEDIA_COLUMN = "media"  # crawl sources with verify_media: the page's verified media URLs (JSON list)
 ColumnType = Literal["string", "integer", "float", "boolean", "date", "timestamp", "json"]
 _IDENT = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_ ]{0,62}$")  # "2B", "3B": baseball columns start with a digit
 _PARAM = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
@@ -70,6 +71,7 @@ class Transform(_Model):
         "prefix",
         "suffix",
         "collapse_whitespace",
+        "bibtex_authors",
     ]
     format: str | None = Field(
         None, description="parse_date/parse_timestamp: strptime format; default: ISO/dateutil."
@@ -185,6 +187,9 @@ class FieldRule(Selector):
     from_param: str | None = Field(None, description="Take the value of this request parameter.")
     from_url: bool = Field(False, description="Take the URL of the page the record came from.")
     required: bool = Field(False, description="A record missing this field is rejected (not landed).")
+    internal: bool = Field(
+        False, description="Used inside the run only (e.g. a detail.url_field): not a column of the table."
+    )
     transforms: list[Transform] = Field(default_factory=list)
 
     @field_validator("name")
@@ -309,6 +314,11 @@ class Source(_Model):
     crawl: CrawlPolicy | None = Field(
         None, description="kind crawl: BFS bounds; records come from every page."
     )
+    verify_media: bool = Field(
+        False,
+        description="kind crawl: download every image/video a page shows and keep only those that pass "
+        "BaRA's gates (in the DOM, 2xx, MIME matches, new content hash) as the page's `media` column.",
+    )
     emit: bool = Field(True, description="False: rows only feed another source's parameters (not landed).")
     allow_empty: bool = Field(False, description="True: a page with no records is not an error.")
 
@@ -330,6 +340,8 @@ class Source(_Model):
             raise ValueError(
                 f"detail.url_field {self.detail.url_field!r} is not a field of source {self.name!r}"
             )
+        if self.verify_media and self.kind != "crawl":
+            raise ValueError(f"source {self.name!r}: verify_media needs kind crawl")
         if self.kind == "csv" and self.records.kind not in (None,):
             raise ValueError("csv sources take no records selector (each CSV row is a record)")
         for f in self.fields:
@@ -349,6 +361,11 @@ class Incremental(_Model):
     step: int | float = Field(0, description="For numeric cursors: amount added to the stored cursor.")
     end_param: str | None = Field(
         None, description="Date parameter bounding the range; requests whose start is past it are skipped."
+    )
+    partition_by: str | None = Field(
+        None,
+        description="A column filled from a parameter (e.g. ticker): the cursor is kept per value of it, so "
+        "each request resumes from its own partition's last landed value.",
     )
 
 
@@ -431,6 +448,12 @@ class CollectorSpec(_Model):
                 raise ValueError(
                     f"incremental.param {self.incremental.param!r} is not a parameter of any source"
                 )
+            part = self.incremental.partition_by
+            if part is not None and self.partition_param() is None:
+                raise ValueError(
+                    f"incremental.partition_by {part!r} must be a field taken from a request parameter "
+                    "(from_param) of the source that has incremental.param"
+                )
         if self.table is not None:
             from prefect_autodata.workspace import table_name
 
@@ -441,6 +464,19 @@ class CollectorSpec(_Model):
         return self
 
     # -- derived ------------------------------------------------------------------------------------------
+
+    def partition_param(self) -> str | None:
+        """The request parameter behind ``incremental.partition_by`` (None: one global cursor)."""
+        inc = self.incremental
+        if inc is None or inc.partition_by is None:
+            return None
+        for s in self.sources:
+            if inc.param not in s.params:
+                continue
+            for f in s.fields:
+                if f.name == inc.partition_by and f.from_param:
+                    return f.from_param
+        return None
 
     @property
     def table_name(self) -> str:
@@ -455,7 +491,10 @@ class CollectorSpec(_Model):
             if not s.emit:
                 continue
             for f in [*s.fields, *(s.detail.fields if s.detail else [])]:
-                out.setdefault(f.name, ColumnSpec(name=f.name, type=f.type))
+                if not f.internal:
+                    out.setdefault(f.name, ColumnSpec(name=f.name, type=f.type))
+            if s.verify_media:
+                out.setdefault(MEDIA_COLUMN, ColumnSpec(name=MEDIA_COLUMN, type="json"))
         return list(out.values())
 
     @property

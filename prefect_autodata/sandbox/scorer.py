@@ -39,6 +39,9 @@ from pydantic import BaseModel
 
 _MISSING = "\x00<missing>"
 _WS = re.compile(r"\s+")
+# C0 controls HTML cannot carry: the sites drop them (sites/_html.py), so scoring ignores them too
+# (NUL is kept: it marks the missing token).
+_CTRL = re.compile(r"[\x01-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 _THOUSANDS = re.compile(r"^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$")
 _ISO_DT = re.compile(
@@ -147,11 +150,11 @@ def _norm_number(x: Decimal) -> str:
 
 
 def canonical_url(url: str) -> str:
-    """Sandbox form → the real URL; lower-case scheme and host otherwise."""
+    """Sandbox form → the real URL; lower-case host otherwise, http == https (old PMLR links are http)."""
     if mt := _LOOPBACK_URL.match(url):
         return f"https://{mt[1].lower()}{mt[2] or '/'}"
     if mt := _URL.match(url):
-        return f"{mt[1].lower()}://{mt[2].lower()}{mt[3] or '/'}"
+        return f"https://{mt[2].lower()}{mt[3] or '/'}"
     return url
 
 
@@ -174,7 +177,7 @@ def normalise_authors(value: str) -> str:
 
 def normalise(value: Any, *, field: str | None = None) -> str:
     """One canonical string per value, so equal facts compare equal (see the module docstring)."""
-    if value is None:
+    if value is None or value is pd.NA:  # pd.NA: nullable columns (DuckDB .df() gives Int64)
         return _MISSING
     if isinstance(value, bool):
         return str(value).lower()
@@ -197,7 +200,7 @@ def normalise(value: Any, *, field: str | None = None) -> str:
             if isinstance(value, float) or (hasattr(value, "dtype") and value.dtype.kind == "f"):
                 return _norm_number(Decimal(repr(f)))
             return _norm_number(Decimal(int(value)))
-    s = unicodedata.normalize("NFC", _WS.sub(" ", str(value)).strip())
+    s = unicodedata.normalize("NFC", _WS.sub(" ", _CTRL.sub("", str(value))).strip())
     if not s or s.lower() in ("nan", "none", "null", "nat"):
         return _MISSING
     if (_NUMBER.match(s) or _THOUSANDS.match(s)) and not (len(s) > 1 and s[0] == "0" and s[1].isdigit()):
@@ -247,8 +250,8 @@ def _normalise_column(values: pd.Series, field: str) -> list[str]:
     """Normalise a whole column; typed columns take a fast path, the rest are memoised per value."""
     kind = values.dtype.kind
     items = values.tolist()
-    if kind in "iu":
-        return [str(v) for v in items]
+    if kind in "iu":  # nullable Int64 columns hold pd.NA for missing values
+        return [_MISSING if v is pd.NA else str(v) for v in items]
     if kind == "f":
         return _norm_float_array(values.to_numpy(dtype=float))
     memo: dict[Any, str] = {}
