@@ -150,8 +150,9 @@ def _execute(
         issues = [i.model_dump() for i in [*collected.issues, *frame.issues]]
         warnings = [i["message"] for i in issues]
         good, quarantined, results, status, checks_status = frame.good, None, None, "succeeded", None
+        profile = None
         if checks is not None:
-            good, quarantined, results, status, checks_status = _enforce(
+            good, quarantined, results, status, checks_status, profile = _enforce(
                 spec, frame.good, checks, run_id, db_path
             )
         stats, cursor_after, ended, warnings = steps.land(
@@ -168,6 +169,7 @@ def _execute(
             status=status,
             warnings=warnings,
             before_commit=before_commit,
+            **({"profile": profile} if profile is not None else {}),
         )
         return base.model_copy(
             update={
@@ -214,13 +216,14 @@ def _enforce(spec: CollectorSpec, good, checks: Any, run_id: str, db_path: str |
     from prefect_autodata.workspace import Workspace
 
     ws = Workspace(Path(db_path).resolve().parent) if db_path else Workspace.default()
-    res = enforce(full[data_cols], checks, run_id=run_id, workspace=ws)
+    previous = landing.previous_profile(db_path, spec) if db_path else None
+    res = enforce(full[data_cols], checks, run_id=run_id, workspace=ws, previous=previous)
     kept = full.loc[res.good.index]
     quarantined = res.quarantined
     if len(quarantined):
         quarantined = quarantined.join(full[[LINEAGE_URL, LINEAGE_AT]], how="left")
     status = "failed_checks" if res.status == "failed" else "succeeded"
-    return kept, quarantined, res.results, status, res.status
+    return kept, quarantined, res.results, status, res.status, res.profile
 
 
 def run_spec(

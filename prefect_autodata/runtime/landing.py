@@ -228,8 +228,9 @@ def land_run(
     status: str = "succeeded",
     warnings: list[str] | None = None,
     before_commit: Callable[[], None] | None = None,
+    profile: dict | None = None,
 ):
-    """Data, quarantine, sources, checks and the final run status in ONE transaction."""
+    """Data, quarantine, sources, checks, the batch profile and the final run status in ONE transaction."""
     from prefect_autodata.runtime import lineage
 
     con = connect(db_path)
@@ -248,6 +249,8 @@ def land_run(
                 )
             lineage.write_sources(con, run_id, sources)
             lineage.write_checks(con, run_id, check_results or [])
+            if profile is not None and status == "succeeded":
+                lineage.write_profile(con, run_id, spec.name, profile)
             cursor = read_cursor(con, spec)
             all_warnings = list(warnings or []) + [f"type conflict: {c}" for c in stats.conflicts]
             ended = lineage.finish_run(
@@ -268,6 +271,17 @@ def land_run(
             con.execute("ROLLBACK")
             raise
         return stats, cursor, ended, all_warnings
+    finally:
+        con.close()
+
+
+def previous_profile(db_path: str, spec: CollectorSpec) -> dict | None:
+    """The last succeeded run's batch profile (drift checks on reruns)."""
+    from prefect_autodata.runtime import lineage
+
+    con = connect(db_path)
+    try:
+        return lineage.last_profile(con, spec.name)
     finally:
         con.close()
 

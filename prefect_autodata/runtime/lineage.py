@@ -64,9 +64,37 @@ CREATE TABLE IF NOT EXISTS _autodata_checks (
 )"""
 
 
+PROFILES_DDL = """
+CREATE TABLE IF NOT EXISTS _autodata_profiles (
+    run_id VARCHAR NOT NULL,
+    collector VARCHAR NOT NULL,
+    created_at TIMESTAMPTZ,
+    profile JSON
+)"""
+
+
 def ensure_tables(con: duckdb.DuckDBPyConnection) -> None:
-    for ddl in (RUNS_DDL, SOURCES_DDL, CHECKS_DDL):
+    for ddl in (RUNS_DDL, SOURCES_DDL, CHECKS_DDL, PROFILES_DDL):
         con.execute(ddl)
+
+
+def write_profile(con: duckdb.DuckDBPyConnection, run_id: str, collector: str, profile: dict) -> None:
+    """The landed batch's profile: the next run's drift checks compare against it."""
+    con.execute(
+        "INSERT INTO _autodata_profiles VALUES (?, ?, ?, ?)",
+        [run_id, collector, datetime.now(UTC), json.dumps(profile, default=str)],
+    )
+
+
+def last_profile(con: duckdb.DuckDBPyConnection, collector: str) -> dict | None:
+    """Profile of the collector's latest succeeded run (None before one exists)."""
+    ensure_tables(con)
+    rows = con.execute(
+        "SELECT p.profile FROM _autodata_profiles p JOIN _autodata_runs r USING (run_id) "
+        "WHERE p.collector = ? AND r.status = 'succeeded' ORDER BY r.ended_at DESC LIMIT 1",
+        [collector],
+    ).fetchall()
+    return json.loads(rows[0][0]) if rows else None
 
 
 def _pid_alive(pid: int | None) -> bool:
