@@ -400,11 +400,12 @@ def _detail_join(
         other_q = "&".join(f"{k}={'{ID}' if k == key else v}" for k, v in _query(other.example_url))
         if param_name is None:
             # The entity id is a constant in the list request: the detail URL is constant too.
-            url_rule = FieldRule(name="detail_url", const=other.example_url)
+            url_rule = FieldRule(name="detail_url", const=other.example_url, internal=True)
         else:
             prefix, suffix = (other_url + "?" + other_q).split("{ID}", 1)
             url_rule = FieldRule(
                 name="detail_url",
+                internal=True,
                 from_param=param_name,
                 transforms=[Transform(op="prefix", value=prefix), Transform(op="suffix", value=suffix)]
                 if suffix
@@ -554,7 +555,7 @@ def induce(
     usable = _retarget_entities(usable, evidence, plan, reader)
     usable = [_retarget_params(e, evidence, plan) for e in usable]
     seen_ev = evidence.model_copy(update={"endpoints": usable})  # detail joins look at retargeted URLs
-    groups = _group_endpoints(_about_plan(usable, plan, reader))
+    groups = _group_endpoints(_about_plan(usable, plan, reader, evidence.candidates))
     for eps in groups:
         if plan.entity == "stock" and plan.tickers and not plan.all_sp500:
             eps = [_retarget_ticker(e, plan, fetcher) for e in eps]
@@ -635,12 +636,17 @@ def _retarget_entities(
                         wanted[n] = a.get("href")
     if not wanted:
         return endpoints
+    own_pages = {
+        p.final_url for p in evidence.candidates if any(n.lower() in (p.title or "").lower() for n in names)
+    }
     out: list[Endpoint] = []
     for e in endpoints:
         body = _read(reader, e.sample_cache_id)
-        if body is not None and any(n.lower() in body.lower() for n in names):
+        own = body is not None and any(n.lower() in body.lower() for n in names)
+        if own or e.source_page in own_pages:
             out.append(e)
-            continue
+            if len(names) == 1:
+                continue  # one of several requested entities: the others get copies below
         src = e.source_page or ""
         old_ids = re.findall(r"\d{3,}", urlsplit(src).path)
         made = False
@@ -659,7 +665,7 @@ def _retarget_entities(
                     e.model_copy(update={"example_url": ex, "url_template": ex, "sample_cache_id": None})
                 )
                 made = True
-        if not made:
+        if not made and e not in out:
             out.append(e)
     return out
 
@@ -701,7 +707,9 @@ def _retarget_params(e: Endpoint, evidence: Evidence, plan: ParsedInstruction) -
     return e.model_copy(update={"example_url": url, "url_template": url, "sample_cache_id": None})
 
 
-def _about_plan(endpoints: list[Endpoint], plan: ParsedInstruction, reader: Any) -> list[Endpoint]:
+def _about_plan(
+    endpoints: list[Endpoint], plan: ParsedInstruction, reader: Any, evidence_pages: list[Page] = ()
+) -> list[Endpoint]:
     """Drop endpoints whose sample names none of the requested teams/players when others do.
 
     A team or player page often links its neighbours' data too; the sample body says whose rows
@@ -710,10 +718,18 @@ def _about_plan(endpoints: list[Endpoint], plan: ParsedInstruction, reader: Any)
     names = [t.name.lower() for t in plan.teams] + [p.lower() for p in plan.players]
     if not names:
         return endpoints
+    # The entity's own page (its title names it) calls endpoints keyed by id only (career rows): theirs.
+    own_pages = {p.final_url for p in evidence_pages if any(n in (p.title or "").lower() for n in names)}
     verdict: dict[str, bool | None] = {}
     for e in endpoints:
         body = _read(reader, e.sample_cache_id)
-        verdict[e.example_url] = None if body is None else any(n in body.lower() for n in names)
+        verdict[e.example_url] = (
+            True
+            if e.source_page in own_pages
+            else None
+            if body is None
+            else any(n in body.lower() for n in names)
+        )
     if not any(v for v in verdict.values()):
         return endpoints
     return [e for e in endpoints if verdict[e.example_url] is not False]
