@@ -83,13 +83,14 @@ def _runs(db: Path) -> tuple[dict[str, tuple], dict[str, int]]:
 
 
 def list_collectors(workspace: Workspace | None = None) -> list[CollectorRow]:
-    """Every collector with a spec in the workspace or a run in its database, sorted by name."""
+    """Every collector with a spec in the workspace, a run in its database or a deployment, by name."""
     ws = workspace or Workspace.default()
     specs = {p.parent.name: p for p in sorted((ws.root / "collectors").glob("*/spec.yaml"))}
     latest, counts = _runs(ws.db_path)
     deps = _deployments(ws.prefect_yaml)
     rows = []
-    for name in sorted(set(specs) | set(latest)):
+    deployed = {c for c in (_collector_of(d) for d in deps.values()) if c}
+    for name in sorted(set(specs) | set(latest) | deployed):
         row = CollectorRow(
             name=name, spec=str(specs[name]) if name in specs else None, runs=counts.get(name, 0)
         )
@@ -104,6 +105,11 @@ def list_collectors(workspace: Workspace | None = None) -> list[CollectorRow]:
                 row.table = CollectorSpec.load(specs[name]).table_name
             except ConfigError as exc:
                 row.last_error = str(exc)
+        else:  # deployed by name: a shipped example
+            from prefect_autodata.deployments.examples import list_examples, load_example
+
+            if name in list_examples():
+                row.table = load_example(name).table_name
         entry = next((d for d in deps.values() if _collector_of(d) == name), deps.get(name))
         if entry:
             row.deployment = f"run_collector/{entry['name']}"

@@ -256,3 +256,24 @@ def test_docker_variant_is_valid_and_self_contained(workspace):
     assert d.parameters["destination"].startswith("/opt/autodata/workspace/")
     # the entrypoint module is part of the package that the image installs
     assert FLOW_ENTRYPOINT.rsplit(".", 1)[0].startswith("prefect_autodata.")
+
+
+def test_ls_lists_specs_runs_and_deployments(workspace, sandbox_url, monkeypatch):
+    from prefect_autodata.deployments.listing import list_collectors
+    from prefect_autodata.flows.run_collector import run_spec
+    from prefect_autodata.runtime.spec import mirrored
+    from prefect_autodata.sandbox.sites.tiingo import DEMO_TOKEN
+
+    assert list_collectors(workspace) == []
+    monkeypatch.setenv("AUTODATA_SECRET_TIINGO_TOKEN", DEMO_TOKEN)
+    spec = load_example("tiingo-aapl-2024")
+    spec.save(workspace.spec_path(spec.name))
+    result = run_spec(mirrored(spec, sandbox_url), workspace.db_path)
+    deploy_collector(spec.name, workspace=workspace, schedule="hourly", apply=False)
+    deploy_collector("sp500-daily", workspace=workspace, apply=False)
+    rows = {r.name: r for r in list_collectors(workspace)}
+    assert sorted(rows) == ["sp500-daily", "tiingo-aapl-2024"]
+    aapl = rows["tiingo-aapl-2024"]
+    assert aapl.last_status == "succeeded" and aapl.rows == result.rows_landed and aapl.runs == 1
+    assert aapl.deployment == "run_collector/tiingo-aapl-2024" and aapl.schedule.startswith("interval 3600")
+    assert rows["sp500-daily"].last_status is None and rows["sp500-daily"].table == "sp500_daily"
