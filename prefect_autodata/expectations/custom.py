@@ -526,15 +526,17 @@ def register_gx() -> dict[str, type]:
 
         column: str
         dtype: str
+        required: bool = True  # False: a missing column passes (its type is checked when present)
         metric_dependencies = ("table.autodata_logical_type",)
-        success_keys = ("column", "dtype")
+        success_keys = ("column", "dtype", "required")
 
         @classmethod
         @renderer(renderer_type=LegacyRendererType.PRESCRIPTIVE)
         def _prescriptive_renderer(cls, configuration=None, result=None, runtime_configuration=None, **kw):
             kwargs = _kwargs(configuration, result)
             params = {"column": kwargs.get("column"), "dtype": kwargs.get("dtype")}
-            return _sentence("$column values must be of logical type $dtype.", params, runtime_configuration)
+            rule = "must exist and hold" if kwargs.get("required", True) else "when present, must hold"
+            return _sentence(f"$column {rule} values of logical type $dtype.", params, runtime_configuration)
 
         @classmethod
         @renderer(renderer_type=LegacyDiagnosticRendererType.OBSERVED_VALUE)
@@ -546,7 +548,7 @@ def register_gx() -> dict[str, type]:
 
         def _validate(self, metrics, runtime_configuration=None, execution_engine=None):
             m = metrics["table.autodata_logical_type"]
-            ok = m["present"] and type_matches(m["observed"], self.dtype)
+            ok = type_matches(m["observed"], self.dtype) if m["present"] else not self.required
             return {
                 "success": ok,
                 "result": {"observed_value": m["observed"] if m["present"] else "missing column"},

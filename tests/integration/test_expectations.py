@@ -10,6 +10,7 @@ import duckdb
 import pandas as pd
 import pytest
 
+from prefect_autodata.errors import ConfigError
 from prefect_autodata.expectations.enforce import FAILED_CHECKS_COLUMN, enforce, profile
 from prefect_autodata.expectations.report import format_summary, latest_summary, markdown_report
 from prefect_autodata.expectations.spec import CheckSpec, load_checks
@@ -220,6 +221,88 @@ def test_drift_against_previous_run(stocks_2024, stock_spec):
     assert cols["new"] == ["extra"] and cols["missing"] == ["divCash"] and "adjVolume" in cols["retyped"]
 
 
+def _faulty(df: pd.DataFrame) -> pd.DataFrame:
+    bad = df.copy()
+    bad.loc[[3, 40], "high"] = bad.loc[[3, 40], "low"] - 1
+    bad.loc[50, "volume"] = -1
+    bad.loc[61, "close"] = None
+    return bad
+
+
+def _everything(res) -> list:
+    return [(json.dumps(c.model_dump(), sort_keys=True, default=str), c.failing_index) for c in res.checks]
+
+
+def test_parallel_engines_give_the_sequential_result(stocks_2024, stock_spec):
+    bad = _faulty(stocks_2024)
+    prev = profile(stocks_2024)
+    seq = enforce(bad, stock_spec, policy="quarantine", previous=prev, run_id="r", parallel=False)
+    par = enforce(bad, stock_spec, policy="quarantine", previous=prev, run_id="r", parallel=True)
+    assert seq.status == "quarantined" and sorted(seq.quarantined.index) == [3, 40, 50, 61]
+    assert _everything(par) == _everything(seq)
+    assert par.status == seq.status and par.profile == seq.profile
+    pd.testing.assert_frame_equal(par.good, seq.good)
+    pd.testing.assert_frame_equal(par.quarantined, seq.quarantined)
+
+
+def test_parallel_run_raises_the_sequential_error(stocks_2024):
+    spec = CheckSpec.model_validate(
+        {
+            "name": "two-keys",
+            "checks": [
+                {"kind": "unique", "columns": ["ticker", "date"]},
+                {"kind": "unique", "columns": ["ticker", "close"]},
+            ],
+        }
+    )
+    messages = []
+    for parallel in (False, True):
+        with pytest.raises(ConfigError) as err:
+            enforce(stocks_2024, spec, parallel=parallel)
+        messages.append(str(err.value))
+    assert messages[0] == messages[1] and "one compound key" in messages[0]
+
+
+def test_ge_result_is_the_same_with_configurations_built_once(stocks_2024, stock_spec):
+    from prefect_autodata.expectations import to_gx
+    from prefect_autodata.expectations.custom import for_validation
+
+    view = for_validation(_faulty(stocks_2024))
+    suite = to_gx.suite_from_json(to_gx.compile_suite(stock_spec))
+    cached = to_gx.run_suite(view, suite, asset="cfg")  # through built_once_configurations
+    batch = to_gx._batch_definition("cfg").get_batch(batch_parameters={"dataframe": view})
+    plain = batch.validate(suite, result_format=to_gx.COMPLETE_FORMAT)  # GE's own property
+
+    def comparable(res) -> list:
+        out = []
+        for r in res.to_json_dict()["results"]:
+            r["expectation_config"].pop("id", None)
+            out.append(json.dumps(r, sort_keys=True, default=str))
+        return out
+
+    assert not cached.success and comparable(cached) == comparable(plain)
+    from great_expectations.expectations.expectation import Expectation
+
+    assert type(Expectation.__dict__["configuration"]) is property  # restored, not left patched
+    assert Expectation.__dict__["configuration"].fget.__qualname__ == "Expectation.configuration"
+
+
+def test_optional_typed_column_may_be_missing_on_both_engines(stocks_2024):
+    spec = CheckSpec.model_validate(
+        {
+            "name": "optional",
+            "checks": [
+                {"kind": "column", "column": "split", "dtype": "float", "required": False},
+                {"kind": "column", "column": "close", "dtype": "float"},
+            ],
+        }
+    )
+    res = enforce(stocks_2024, spec)
+    assert res.status == "passed", res.failed_names()
+    res = enforce(stocks_2024.assign(split="x"), spec, policy="warn")
+    assert {(r.check, r.engine) for r in res.failed} == {("column:split", "gx"), ("column:split", "pandera")}
+
+
 def test_data_docs_and_report_for_a_run(stocks_2024, stock_spec, workspace):
     bad = stocks_2024.copy()
     bad.loc[3, "high"] = bad.loc[3, "low"] - 1
@@ -248,7 +331,9 @@ def test_data_docs_render_custom_expectations_as_sentences(stocks_2024, stock_sp
     )
     m = re.search(r"(\d[\d,]*) of ([\d,]+) combinations present \([^)]*\); (\d+) missing, e\.g\. ", words)
     assert m and int(m.group(2).replace(",", "")) - int(m.group(1).replace(",", "")) == int(m.group(3))
-    assert "date values must be of logical type date . date" in words  # the batch's type, not the view's
+    assert (
+        "date must exist and hold values of logical type date . date" in words
+    )  # the batch's, not the view's
     assert "date dates must be between 1990-01-01 and 2100-12-31" in words
     assert "np.float64(" not in words and "expect_column_values_to_be_weekdays(**" not in words
 
