@@ -5,9 +5,16 @@ from __future__ import annotations
 import pytest
 
 from prefect_autodata.agents.base import Agent, AgentRuntime
+from prefect_autodata.agents.offline import backend as offline_backend
 from prefect_autodata.agents.offline.backend import OfflineBackend, register_offline_role
 from prefect_autodata.errors import ConfigError
 from prefect_autodata.ohcache.messages import ManagerMessage, Role, ValidationMessage
+
+
+@pytest.fixture(autouse=True)
+def isolated_registry(monkeypatch):
+    """The registry is process-global: start each test empty and restore the real roles afterwards."""
+    monkeypatch.setattr(offline_backend, "_REGISTRY", {})
 
 
 def test_registry_and_managed_run(tmp_path):
