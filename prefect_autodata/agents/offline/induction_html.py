@@ -13,6 +13,7 @@ the requested years (each probed), and a listing that mixes years is scoped to t
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -197,6 +198,9 @@ class Region:
     count: int = 0
     all_items: list[Any] = field(default_factory=list)
     inside: set[int] = field(default_factory=set)
+    keep: list[Any] = field(default_factory=list)  # holds lxml proxies alive so their ids stay valid
+    order: list[Any] = field(default_factory=list)
+    pos: dict[int, int] = field(default_factory=dict)
 
 
 def _own_texts(node: Any) -> int:
@@ -222,11 +226,18 @@ def _extent(item: Any, max_sib: int = 4) -> list[Any]:
         if not isinstance(sib.tag, str):
             sib = sib.getnext()
             continue
-        if _sig(sib) == sig:
-            break
+        if _sig(sib) == sig or _bigger_than(sib, 300):
+            break  # the next record, or a whole section that cannot belong to one record
         out.append(sib)
         sib = sib.getnext()
     return out
+
+
+def _bigger_than(node: Any, n: int) -> bool:
+    for i, _ in enumerate(node.iter()):
+        if i >= n:
+            return True
+    return False
 
 
 def find_regions(root: Any, page_url: str, *, min_items: int = 3) -> list[Region]:
@@ -244,6 +255,8 @@ def find_regions(root: Any, page_url: str, *, min_items: int = 3) -> list[Region
         if len(items) < min_items:
             continue
         sample = _spread(items)
+        if sum(1 for i in sample[:10] for _ in i.iter()) > 300 * min(10, len(sample)):
+            continue  # items this large are sections or columns holding records, not records
         extents = [_extent(i) for i in sample]
         ok = [
             e
@@ -257,11 +270,13 @@ def find_regions(root: Any, page_url: str, *, min_items: int = 3) -> list[Region
         scored.append((len(items) * frac * frac, chars, items, sample, extents))
     scored.sort(key=lambda x: (x[0], x[1]), reverse=True)
     out = []
+    order = list(root.iter())
+    pos = {id(n): i for i, n in enumerate(order)}
     for _, _, items, sample, extents in scored[:4]:
         parent = items[0].getparent()
         xp = f"//{_step(parent)}/{_step(items[0])}"
         steps = _sibling_steps(extents)
-        inside = {id(n) for it in items for n in _extent(it)}
+        keep = [n for it in items for n in _extent(it)]
         out.append(
             Region(
                 xpath=xp,
@@ -270,10 +285,21 @@ def find_regions(root: Any, page_url: str, *, min_items: int = 3) -> list[Region
                 sibling_steps=steps,
                 count=len(items),
                 all_items=items,
-                inside=inside,
+                inside={id(n) for n in keep},
+                keep=keep,
+                order=order,
+                pos=pos,
             )
         )
     return out
+
+
+def record_years(region: Region) -> set[int]:
+    """Years most records mention (an info line "..., 2021."), a hint of which year a listing shows."""
+    counts: Counter = Counter()
+    for ext in region.extents:
+        counts.update({int(y) for n in ext for y in _YEAR.findall(n.text_content())})
+    return {y for y, n in counts.items() if n >= 0.5 * len(region.extents)}
 
 
 def _spread(items: list[Any], n: int = 60) -> list[Any]:
@@ -312,9 +338,13 @@ def _sibling_steps(extents: list[list[Any]]) -> list[str]:
 
 def _locate(region: Region, idx: int, node: Any) -> tuple[int, Any] | None:
     """Which part of record ``idx`` holds ``node``: 0 = the item, k = its k-th sibling."""
-    for k, part in enumerate(region.extents[idx]):
-        if part is node or node in part.iterdescendants():
-            return k, part
+    parts = region.extents[idx]
+    cur = node
+    while cur is not None:  # walk up: O(depth), not O(size of the record)
+        for k, part in enumerate(parts):
+            if cur is part:
+                return k, part
+        cur = cur.getparent()
     return None
 
 
@@ -450,7 +480,7 @@ def _detail_link(region: Region, page_url: str) -> None:
             p = urlsplit(url)
             if _DOC_EXT.search(p.path) or urlsplit(page_url).netloc != p.netloc:
                 continue
-            fam = re.sub(r"[^/]+/?$", "*", p.path)
+            fam = re.sub(r"\d+", "N", re.sub(r"[^/]+/?$", "*", p.path))  # years, volumes, ids collapsed
             by.setdefault(fam, []).append((a, url))
         per_item.append(by)
         for fam, links in by.items():
@@ -621,52 +651,70 @@ def _abstract_field(region: Region) -> Found | None:
 
 
 def _section_field(region: Region, root: Any, target: str, plan: ParsedInstruction) -> Found | None:
-    """CONFERENCE / TRACK: the nearest element before each record naming the venue (or a track)."""
-    first = region.items[0]
+    """CONFERENCE / TRACK: the nearest element before each record naming the venue (or a track).
+
+    Candidates are (element kind, phrase) pairs seen outside the records; each is simulated as the
+    run-time rule ``preceding::kind[contains(., phrase)][1]`` with document positions, and the one
+    that is found for every record *closest* to it wins (a section heading beats a page banner).
+    """
     aliases = _venue_aliases(plan)
-    best = None
-    for node in root.iter():
-        if not isinstance(node.tag, str) or node.tag in (
-            "title",
-            "script",
-            "style",
-            "option",
-            "head",
-            "html",
-            "body",
-        ):
+    pairs: dict[tuple[str, str], tuple[int, str]] = {}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node.tag, str) or id(node) in region.inside:
             continue
-        t = _text(node)
-        if not t or len(t) > 250:
+        stack.extend(reversed([k for k in node if isinstance(k.tag, str)]))
+        if node.tag in ("title", "script", "style", "option", "head", "html", "body", "meta"):
             continue
-        if target == "CONFERENCE":
-            hit = _alias_in(t, aliases)
-            if not hit:
-                continue
-            seg_i, seg = _segment(t, hit)
-        else:
-            m = _TRACK.search(t)
-            if not m:
-                continue
-            hit, seg_i, seg = m.group(1), None, m.group(1)
-        if any(len(_text(k)) >= len(t) - 2 for k in node if isinstance(k.tag, str)):
+        raw = node.text_content()
+        if not raw.strip() or len(raw) > 400:
+            continue
+        if any(len(k.text_content().strip()) >= len(raw.strip()) - 2 for k in node if isinstance(k.tag, str)):
             continue  # a child says the same: take the innermost element
-        if node in first.iterancestors() or _in_record(node, region):
-            continue
-        xp = f"preceding::{_step(node)}[contains(., {_quote(hit)})][1]"
-        vals = _sample_values(region, xp)
+        if target == "CONFERENCE":
+            low = raw.lower()
+            hits = [raw[i : i + len(a)] for a in aliases if (i := low.find(a.lower())) >= 0]
+        else:
+            hits = [m.group(1) for m in _TRACK.finditer(raw)]
+        for hit in hits:
+            pairs.setdefault((_step(node), hit), (0, _text(node)))
+    if not pairs:
+        return None
+    order = region.order
+    pos = region.pos
+    best = None
+    for (step, hit), (_, text) in pairs.items():
+        tag = step.split("[", 1)[0]
+        matches = [n for n in root.iter(tag) if _step(n) == step and hit in n.text_content()]
+        if any(id(n) in region.inside or _in_record(n, region) for n in matches):
+            continue  # the same kind of element also sits inside records: not a section heading
+        mpos = sorted(pos[id(n)] for n in matches if id(n) in pos)
+        dists, vals = [], []
+        for it in region.items:
+            ip = pos.get(id(it))
+            i = bisect.bisect_left(mpos, ip) - 1 if ip is not None else -1
+            if i < 0:
+                vals.append(None)
+                continue
+            dists.append(ip - mpos[i])
+            vals.append(_text(order[mpos[i]]))
         if _fill(vals) < 0.9:
             continue
-        score = len(hit) + (20 if any(str(y) in t for y in plan.years) else 0)
-        if best is None or score > best[0]:
+        key = (-sum(dists) / len(dists), len(hit))  # mean: every section's records must be near theirs
+        if best is None or key > best[0]:
             tr = list(_TEXT_TR)
             if target == "TRACK":
                 tr.append(Transform(op="regex", pattern=_TRACK.pattern))
-            elif seg_i is not None and seg != t:
-                tr.append(Transform(op="regex", pattern=_segment_pattern(seg_i)))
-                tr.append(Transform(op="strip"))
-            rule = FieldRule(name=target, xpath=xp, transforms=tr)
-            best = (score, Found(rule, vals, f"section heading {_step(node)}"))
+            else:
+                seg_i, seg = _segment(text, hit)
+                if seg != text:
+                    tr += [Transform(op="regex", pattern=_segment_pattern(seg_i)), Transform(op="strip")]
+            xp = f"preceding::{step}[contains(., {_quote(hit)})][1]"
+            best = (
+                key,
+                Found(FieldRule(name=target, xpath=xp, transforms=tr), vals, f"section heading {step}"),
+            )
     return best[1] if best else None
 
 
@@ -743,18 +791,29 @@ def _meta_rule(root: Any, target: str) -> FieldRule | None:
 
 
 def _abs_path(root: Any, node: Any) -> str:
+    """A page-level XPath for ``node``: by id, by a unique class, by its label, else by position."""
     if node.get("id"):
         return f"//{node.tag}[@id={_quote(node.get('id'))}]"
     c = node.get("class")
     if c and c.strip() and len(root.xpath(f"//{node.tag}[@class={_quote(c)}]")) == 1:
         return f"//{node.tag}[@class={_quote(c)}]"
+    prev = node.getprevious()
+    label = _text(prev) if prev is not None and isinstance(prev.tag, str) else ""
+    if (
+        label
+        and len(label) <= 40
+        and len(root.xpath(f"//{prev.tag}[normalize-space(.)={_quote(label)}]")) == 1
+    ):
+        return f"//{prev.tag}[normalize-space(.)={_quote(label)}]/following-sibling::{node.tag}[1]"
     steps = []
     cur = node
     while cur is not None and cur.getparent() is not None:
         if cur.get("id"):
             steps.append(f"{cur.tag}[@id={_quote(cur.get('id'))}]")
             return "//" + "/".join(reversed(steps))
-        steps.append(_step(cur))
+        st = _step(cur)
+        same = [k for k in cur.getparent() if isinstance(k.tag, str) and _step(k) == st]
+        steps.append(st if len(same) == 1 else f"{st}[{same.index(cur) + 1}]")
         cur = cur.getparent()
     return "/" + "/".join(["html", *reversed(steps[:-1])]) if steps else "/html"
 
@@ -980,6 +1039,7 @@ def induce_listing(
     ind.records_xpath, notes = _year_scope(region, conf, plan)
     ind.notes += notes
     page_years = {int(m.group(1)) for v in (conf.values if conf else []) if v for m in [_YEAR.search(v)] if m}
+    page_years |= record_years(region)
     ind.url_template, ind.year_values, notes = _year_template(
         url, page_years, plan, fetcher, ind.records_xpath
     )
@@ -987,6 +1047,22 @@ def induce_listing(
     if ind.year_values is None and page_years and plan.years and not page_years & set(plan.years):
         return None  # a listing of other years, and no year in its URL to move to the requested ones
     return ind
+
+
+def _fallback_link_rule(region: Region, target: str) -> FieldRule:
+    word = {"PAPER_LINK": "pdf", "BIBTEX_LINK": "bib", "SUPP_LINK": "supp"}[target]
+    low = "translate(normalize-space(.), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
+    cond = f"[starts-with({low}, '{word}')][string-length(normalize-space(.)) <= 30]"
+    parts = [".//a"] + [
+        f"following-sibling::*[{k}][self::{s}]//a" for k, s in enumerate(region.sibling_steps, 1)
+    ]
+    xp = " | ".join(f"{p}{cond}[@href]" for p in parts)
+    return FieldRule(
+        name=target,
+        xpath=f"({xp})[1]",
+        attr="href",
+        transforms=[Transform(op="strip"), Transform(op="absolute_url")],
+    )
 
 
 def listing_spec(ind: ListingInduction, plan: ParsedInstruction, *, name: str) -> CollectorSpec:
@@ -998,6 +1074,11 @@ def listing_spec(ind: ListingInduction, plan: ParsedInstruction, *, name: str) -
             rules.append(ind.listing[t].rule)
         elif t == "ABBR" and plan.venue:
             rules.append(FieldRule(name="ABBR", const=plan.venue.abbr))
+    for t in targets:  # a link kind no sampled record had: a rule that finds it where it exists
+        if t in _LINK_WORDS and t not in ind.listing and t not in ind.detail:
+            rules.append(_fallback_link_rule(ind.region, t))
+        elif t == "TRACK" and t not in ind.listing and t not in ind.detail and plan.track:
+            rules.append(FieldRule(name="TRACK", const=plan.track))
     detail = None
     detail_rules = [ind.detail[t] for t in targets if t in ind.detail and t not in ind.listing]
     if detail_rules and ind.region.detail_rule:
@@ -1043,6 +1124,115 @@ def listing_spec(ind: ListingInduction, plan: ParsedInstruction, *, name: str) -
     )
 
 
+def _try(
+    page: Page, body: str, plan: ParsedInstruction, evidence: Evidence, reader: Any, fetcher: Any
+) -> ListingInduction | None:
+    try:
+        ind = induce_listing(page, plan, body=body, evidence=evidence, reader=reader, fetcher=fetcher)
+    except ValueError:
+        return None
+    if ind is None or (ind.year_values is not None and not ind.year_values):
+        return None
+    return ind
+
+
+def _headline(root: Any) -> str:
+    parts = [_text(n) for n in root.xpath("//title | //h1 | //h2 | //h3 | //h4")[:40]]
+    return " ".join(parts)
+
+
+def _venue_hit(text: str, plan: ParsedInstruction) -> bool:
+    if not plan.venue:
+        return True
+    toks = set(re.findall(r"[a-z]+|\d+", text.lower()))  # "ICCV2021" -> iccv, 2021
+    return plan.venue.abbr.lower() in toks or _alias_in(text, _venue_aliases(plan)) is not None
+
+
+def _about_venue(body: str, plan: ParsedInstruction) -> bool:
+    """Does the page's title/headings name the requested venue (a listing of *that* venue)?"""
+    root = _parse(body)
+    return root is not None and _venue_hit(_headline(root), plan)
+
+
+def _navigate(
+    evidence: Evidence, plan: ParsedInstruction, reader: Any, fetcher: Any, *, max_fetch: int = 12
+) -> list[tuple[Page, str]]:
+    """Listings reached from the observed pages' links that name the venue (and a requested year).
+
+    A link is judged by its URL words, its text and the text around it (a row of an index); links
+    naming venue and year come first. A page that is itself an index of sub-listings (days, parts)
+    is followed one level down to the sub-listing holding the most records.
+    """
+    scored: dict[str, float] = {}
+    for page in evidence.ok_pages():
+        if page.kind != "html":
+            continue
+        root = _parse(_read(reader, page.cache_id))
+        if root is None:
+            continue
+        base = page.final_url or page.url
+        for a in root.iter("a"):
+            href = (a.get("href") or "").strip()
+            if not href or href.startswith(("#", "javascript:", "mailto:")):
+                continue
+            url = urljoin(base, href)
+            if urlsplit(url).netloc != urlsplit(base).netloc or _DOC_EXT.search(urlsplit(url).path):
+                continue
+            parent = a.getparent()
+            ctx = _text(parent) if parent is not None and len(_text(parent)) <= 300 else _text(a)
+            words = f"{urlsplit(url).path} {urlsplit(url).query} {ctx}"
+            venue = _venue_hit(words, plan)
+            year = any(str(y) in words for y in plan.years) if plan.years else True
+            if venue:
+                scored[url] = max(scored.get(url, 0), 2.0 + (2.0 if year else 0.0))
+    seen = {p.final_url for p in evidence.candidates} | {p.url for p in evidence.candidates}
+    out: list[tuple[Page, str]] = []
+    for url in sorted(scored, key=lambda u: -scored[u])[:max_fetch]:
+        if url in seen:
+            continue
+        body = _get(fetcher, url)
+        root = _parse(body)
+        if root is None:
+            continue
+        regions = find_regions(root, url)
+        shown = record_years(regions[0]) if regions and regions[0].count >= 20 else set()
+        if plan.years and shown and not shown & set(plan.years) and not _YEAR.search(url):
+            continue  # a listing of another year, and no year in its URL to move to the requested one
+        if not regions or regions[0].count < 20:
+            sub = _best_sublisting(root, url, fetcher)
+            if sub is not None:
+                url, body = sub
+        out.append((Page(url=url, final_url=url, status=200, kind="html", found_via="link"), body))
+        if len(out) >= 2:
+            break
+    return out
+
+
+def _best_sublisting(root: Any, url: str, fetcher: Any) -> tuple[str, str] | None:
+    """Of the links refining this URL (``?day=...``, ``/part-2``), the page with the most records."""
+    best = None
+    here = urlsplit(url)
+    links = []
+    for a in root.iter("a"):
+        u = urljoin(url, (a.get("href") or "").strip())
+        p = urlsplit(u)
+        if (
+            u != url
+            and p.netloc == here.netloc
+            and p.path.startswith(here.path.rstrip("/"))
+            and not _DOC_EXT.search(p.path)
+        ):
+            links.append(u)
+    for u in list(dict.fromkeys(links))[:6]:
+        body = _get(fetcher, u)
+        r = _parse(body)
+        regs = find_regions(r, u) if r is not None else []
+        n = regs[0].count if regs else 0
+        if n and (best is None or n > best[0]):
+            best = (n, u, body)
+    return (best[1], best[2]) if best else None
+
+
 def induce_listings(
     evidence: Evidence,
     plan: ParsedInstruction | None = None,
@@ -1057,18 +1247,20 @@ def induce_listings(
     plan = plan or evidence.plan
     targets = list(plan.fields)
     out = []
+    pages: list[tuple[Page, str]] = []
     for page in evidence.ok_pages():
         if page.kind != "html" or (page.record_count is not None and page.record_count < 2):
             continue
         body = _read(reader, page.cache_id)
-        if not body:
-            continue
-        try:
-            ind = induce_listing(page, plan, body=body, evidence=evidence, reader=reader, fetcher=fetcher)
-        except ValueError:
-            ind = None
-        if ind is None or (ind.year_values is not None and not ind.year_values):
-            continue
+        if body and _about_venue(body, plan):
+            pages.append((page, body))
+    inds = [ind for page, body in pages if (ind := _try(page, body, plan, evidence, reader, fetcher))]
+    if not inds and fetcher is not None:  # the listings seen are about something else: navigate
+        for page, body in _navigate(evidence, plan, reader, fetcher):
+            if ind := _try(page, body, plan, evidence, reader, fetcher):
+                inds.append(ind)
+                break
+    for ind in inds:
         try:
             spec = listing_spec(ind, plan, name=name or spec_name(plan))
         except ValueError:
