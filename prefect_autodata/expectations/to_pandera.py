@@ -141,7 +141,12 @@ def compile_schema(spec: CheckSpec, *, previous: dict | None = None, columns: li
         elif isinstance(check, CompareCheck):
             col(check.left, name)
             col(check.right, name)
-            frame(pa.Check.autodata_compare(left=check.left, op=check.op, right=check.right), name)
+            # compare_ok already passes rows with a missing side; pandera's own null handling
+            # (ignore_na) would add an isna() of the whole frame per compare check
+            frame(
+                pa.Check.autodata_compare(left=check.left, op=check.op, right=check.right, ignore_na=False),
+                name,
+            )
         elif isinstance(check, RowCountCheck):
             frame(pa.Check.autodata_row_count(min_value=check.min, max_value=check.max), name)
         elif isinstance(check, CompletenessCheck):
