@@ -925,6 +925,7 @@ class ListingInduction:
     url_template: str
     records_xpath: str
     notes: list[str] = field(default_factory=list)
+    rendered: bool = False
 
 
 def _year_scope(region: Region, conf: Found | None, plan: ParsedInstruction) -> tuple[str, list[str]]:
@@ -944,7 +945,13 @@ def _year_scope(region: Region, conf: Found | None, plan: ParsedInstruction) -> 
 
 
 def _year_template(
-    url: str, page_years: set[int], plan: ParsedInstruction, fetcher: Any, records_xpath: str
+    url: str,
+    page_years: set[int],
+    plan: ParsedInstruction,
+    fetcher: Any,
+    records_xpath: str,
+    *,
+    rendered: bool = False,
 ) -> tuple[str, list[int] | None, list[str]]:
     """``.../2017`` → ``.../{year}`` over the requested years that answer with records."""
     found = [m for m in _YEAR.finditer(url)]
@@ -962,7 +969,7 @@ def _year_template(
             continue
         body = _get(fetcher, tmpl.replace("{year}", str(y)))
         root = _parse(body)
-        if root is not None and _eval(records_xpath.split("[preceding::")[0], root):
+        if root is not None and (rendered or _eval(records_xpath.split("[preceding::")[0], root)):
             ok.append(y)
         else:
             notes.append(f"no listing for {y} at {tmpl.replace('{year}', str(y))}")
@@ -1002,7 +1009,7 @@ def induce_listing(
         for t in ("CONFERENCE", "TRACK"):
             if t in targets and (sf := _section_field(region, root, t, plan)):
                 listing[t] = sf
-        ind = ListingInduction(url, region, listing, {}, None, url, region.xpath)
+        ind = ListingInduction(url, region, listing, {}, None, url, region.xpath, rendered=page.rendered)
         key = (len(listing), region.count)
         if best is None or key > best[0]:
             best = (key, ind)
@@ -1041,7 +1048,7 @@ def induce_listing(
     page_years = {int(m.group(1)) for v in (conf.values if conf else []) if v for m in [_YEAR.search(v)] if m}
     page_years |= record_years(region)
     ind.url_template, ind.year_values, notes = _year_template(
-        url, page_years, plan, fetcher, ind.records_xpath
+        url, page_years, plan, fetcher, ind.records_xpath, rendered=page.rendered
     )
     ind.notes += notes
     if ind.year_values is None and page_years and plan.years and not page_years & set(plan.years):
@@ -1106,7 +1113,7 @@ def listing_spec(ind: ListingInduction, plan: ParsedInstruction, *, name: str) -
     cols = [ColumnSpec(name=r.name, type="string") for r in all_rules if r.name in targets]
     source = Source(
         name="listing",
-        kind="html",
+        kind="browser" if ind.rendered else "html",
         request=RequestTemplate(url=ind.url_template),
         params=params,
         records=Selector(xpath=ind.records_xpath),
@@ -1134,6 +1141,22 @@ def _try(
     if ind is None or (ind.year_values is not None and not ind.year_values):
         return None
     return ind
+
+
+def _scripted(page: Page, evidence: Evidence) -> bool:
+    """The page called data endpoints from script (its list is built in the browser)."""
+    here = {page.url, page.final_url}
+    return bool(page.xhr or page.scripts_endpoints) or any(e.source_page in here for e in evidence.endpoints)
+
+
+def _render(url: str, fetcher: Any) -> str | None:
+    try:
+        from prefect_autodata.runtime.browser import BrowserSession
+
+        with BrowserSession(fetcher=fetcher) as browser:
+            return browser.render(url).html
+    except Exception:  # no browser here, or the page would not render: the page is not used
+        return None
 
 
 def _headline(root: Any) -> str:
@@ -1255,6 +1278,15 @@ def induce_listings(
         if body and _about_venue(body, plan):
             pages.append((page, body))
     inds = [ind for page, body in pages if (ind := _try(page, body, plan, evidence, reader, fetcher))]
+    if not inds and fetcher is not None:  # a page that fills its list by script: read the rendered DOM
+        for page, _body in pages:
+            if page.rendered or not _scripted(page, evidence):
+                continue
+            html = _render(page.final_url or page.url, fetcher)
+            done = page.model_copy(update={"rendered": True})
+            if html and (ind := _try(done, html, plan, evidence, reader, fetcher)):
+                inds.append(ind)
+                break
     if not inds and fetcher is not None:  # the listings seen are about something else: navigate
         for page, body in _navigate(evidence, plan, reader, fetcher):
             if ind := _try(page, body, plan, evidence, reader, fetcher):
