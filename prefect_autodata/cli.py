@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import typer
 from rich.console import Console
@@ -175,7 +176,9 @@ def report(
 
 @app.command("trace")
 def trace_cmd(
-    run: str = typer.Argument(..., help="Run ID (or unique prefix, or a .jsonl path) whose OHCache trace to print."),
+    run: str = typer.Argument(
+        ..., help="Run ID (or unique prefix, or a .jsonl path) whose OHCache trace to print."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the events as one JSON object."),
     mermaid: bool = typer.Option(False, "--mermaid", help="Print the hypergraph as a Mermaid flowchart."),
     png: str = typer.Option("", "--png", help="Also render the hypergraph to this PNG file (uses Chromium)."),
@@ -243,10 +246,10 @@ def collect_cmd(
     """Research sources, write a collector and its checks, run it, validate, and land the rows in DuckDB."""
     from prefect_autodata.agents.plan import fields_from_schema_file, parse_fields
     from prefect_autodata.flows.collect import collect
+    from prefect_autodata.ui import LiveProgress
 
-    def progress(stage: str, message: str) -> None:
-        err.print(f"[dim]{stage:>11}[/] {message}")
-
+    live = LiveProgress(err, title="autodata collect")
+    progress = live.__enter__()
     server = None
     try:
         if backend not in ("offline", "llm"):
@@ -302,15 +305,35 @@ def collect_cmd(
         _fail(exc)
         return
     finally:
+        live.__exit__(None, None, None)
         if server is not None:
             server.stop()
     if as_json:
         emit_json(result.model_dump(mode="json"))
     elif result.ok:
-        err.print(
-            f"[bold green]succeeded[/] {result.name}: {result.rows} rows in {result.table} ({result.db}) "
-            f"in {result.seconds:.1f}s (agents {result.agent_seconds:.1f}s, {result.tokens} tokens, "
-            f"${result.cost_usd:.4f}); spec {result.spec}; trace {result.trace_id}"
+        from prefect_autodata.ui import print_summary
+
+        report_page = None
+        if result.db and result.name and result.run_id:
+            page = Path(result.db).parent / "data_docs" / result.name / f"{result.run_id}.html"
+            report_page = str(page) if page.exists() else None
+        print_summary(
+            f"{result.status}: {result.name}",
+            [
+                ("table", f"{result.table} in {result.db}"),
+                (
+                    "rows",
+                    f"{result.rows} landed, {result.rows_quarantined} quarantined, {result.rows_rejected} rejected",
+                ),
+                ("checks", f"{result.checks_status or 'none'} ({result.checks})"),
+                ("report", report_page or "not built"),
+                ("deployment", f"run_collector/{result.name}" if result.deployed else "not deployed"),
+                ("spec", f"{result.spec} (version {result.spec_version})"),
+                ("time", f"{result.seconds:.1f}s total, agents {result.agent_seconds:.1f}s"),
+                ("tokens / cost", f"{result.tokens} / ${result.cost_usd:.4f} ({result.backend})"),
+                ("trace", f"autodata trace {result.trace_id}"),
+            ],
+            err,
         )
         for w in result.warnings:
             err.print(f"  [yellow]warning:[/] {w}")

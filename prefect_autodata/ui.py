@@ -15,6 +15,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from prefect_autodata.errors import redact_secrets
+
 _PAGES = re.compile(r"\b(\d+)\s+(?:pages?|requests?|responses?)\b")
 _ROWS = re.compile(r"\b(\d+)\s+(?:rows?|records?)\b")
 
@@ -50,6 +52,7 @@ class LiveProgress:
         )
 
     def __call__(self, stage: str, message: str) -> None:
+        message = redact_secrets(message)
         if stage != self.stage:
             self.steps += 1
         self.stage = stage

@@ -220,7 +220,7 @@ def collect(
         )
     deployed = False
     if deploy and run.ok:
-        deployed = _deploy(spec, ws, say, base["warnings"])
+        deployed = _deploy(spec, ws, say, base["warnings"], instruction=instruction, mirror=mirror)
     say("collect", f"{run.status}: {run.rows_landed} rows in {run.table}")
     status: CollectStatus = run.status if run.status in ("succeeded", "failed_checks") else "failed"  # type: ignore[assignment]
     return CollectResult(
@@ -245,23 +245,27 @@ def collect(
     )
 
 
-def _deploy(spec: Any, ws: Workspace, say: Callable[[str, str], None], warnings: list[str]) -> bool:
-    """Register the spec as a scheduled deployment when the deployments module provides it."""
+def _deploy(
+    spec: Any,
+    ws: Workspace,
+    say: Callable[[str, str], None],
+    warnings: list[str],
+    *,
+    instruction: str | None = None,
+    mirror: str | None = None,
+) -> bool:
+    """Register the spec as a scheduled deployment (schedule phrase taken from the instruction, if any).
+
+    A deployment failure (e.g. no reachable Prefect API) does not undo the landed data: it is a warning.
+    """
+    from prefect_autodata.deployments.deploy import deploy_collector
+
     try:
-        from prefect_autodata.deployments import deploy as deploy_mod  # type: ignore[attr-defined]
-    except ImportError:
-        warnings.append("deployment skipped: this installation has no deployments.deploy module")
-        return False
-    fn = getattr(deploy_mod, "deploy_collector", None) or getattr(deploy_mod, "deploy", None)
-    if fn is None:
-        warnings.append("deployment skipped: deployments.deploy has no deploy_collector()")
-        return False
-    try:
-        fn(spec, workspace=ws)
-    except (AutoDataError, TypeError) as exc:
+        result = deploy_collector(spec, workspace=ws, instruction=instruction, mirror=mirror)
+    except AutoDataError as exc:
         warnings.append(f"deployment failed: {exc}")
         return False
-    say("collect", f"deployed {spec.name}")
+    say("collect", f"deployed {result.deployment}")
     return True
 
 
