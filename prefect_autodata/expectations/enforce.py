@@ -83,7 +83,7 @@ def enforce(
     ``workspace`` the run's Data Docs page is built and its path returned in ``docs_path``.
     ``parallel`` runs pandera in a forked child while GE runs here, so a large batch costs the
     slower engine's time instead of the sum (default: on for ``PARALLEL_MIN_ROWS`` rows or more
-    with both engines, where ``fork`` exists); the results are the same either way.
+    with both engines, where ``fork`` exists and a core is idle); the results are the same either way.
     """
     if engines not in ("both", "gx", "pandera"):
         raise ConfigError(f"engines must be 'both', 'gx' or 'pandera', not {engines!r}")
@@ -98,7 +98,7 @@ def enforce(
     vframe = for_validation(frame)  # same rows and positions; good/quarantined come from ``frame``
 
     if parallel is None:
-        parallel = engines == "both" and len(frame) >= PARALLEL_MIN_ROWS
+        parallel = engines == "both" and len(frame) >= PARALLEL_MIN_ROWS and _idle_core()
     parallel = parallel and engines == "both" and _can_fork()
 
     results: list[CheckResult] = []
@@ -172,6 +172,15 @@ def _can_fork() -> bool:
         and (os.cpu_count() or 1) > 1
         and not mp.current_process().daemon
     )
+
+
+def _idle_core() -> bool:
+    """A second process only pays off with a core to spare; on a saturated machine the fork costs
+    CPU (copy-on-write faults, per-engine intermediates no longer shared) and saves no wall time."""
+    try:
+        return os.getloadavg()[0] <= (os.cpu_count() or 1) - 1
+    except OSError:  # no load average on this platform
+        return True
 
 
 class _PanderaChild:
