@@ -1,5 +1,5 @@
-"""Acceptance: a collector registered from the CLI runs from the Prefect UI (Run -> Quick run) on a
-real server + process worker, and its rows and lineage land in DuckDB. The screenshot is kept."""
+"""Acceptance: ``autodata collect`` registers a deployment on a real server + process worker; the
+Prefect UI runs it (Run -> Quick run) and its rows and lineage land in DuckDB. The screenshot is kept."""
 
 from __future__ import annotations
 
@@ -11,40 +11,41 @@ from pathlib import Path
 
 import duckdb
 import pytest
+import yaml
 
-from prefect_autodata.deployments.examples import load_example
-from prefect_autodata.sandbox.sites.tiingo import DEMO_TOKEN
 from prefect_autodata.sandbox.tasks import get_task
 
 AUTODATA = str(Path(sys.executable).with_name("autodata"))
-COLLECTOR = "tiingo-aapl-2024"
-TASK = "t04-aapl-2024"
+TASK = get_task("t07-toronto-raptors")  # no API token needed: the UI run hits the live sandbox directly
 
 
 @pytest.fixture()
-def deployed(prefect_worker, prefect_env, sandbox_url, tmp_path):
-    """``autodata deploy`` of the collector, its hosts served by the session sandbox."""
+def collected(prefect_worker, prefect_env, sandbox_url, tmp_path):
+    """``autodata collect`` (sources found through the sandbox's search, no ``--sandbox``): the spec
+    names the session sandbox, which outlives the command, so the deployment's runs can fetch."""
     ws = tmp_path / "ws"
-    env = {**prefect_env, "AUTODATA_WORKSPACE": str(ws), "AUTODATA_SECRET_TIINGO_TOKEN": DEMO_TOKEN}
     proc = subprocess.run(
         [
             AUTODATA,
-            "deploy",
-            COLLECTOR,
-            "--mirror",
+            "collect",
+            TASK.instruction,
+            "--search-url",
             sandbox_url,
-            "--schedule",
-            "every weekday after market close",
+            "--fields",
+            ",".join(TASK.fields),
             "--json",
         ],
-        env=env,
+        env={**prefect_env, "AUTODATA_WORKSPACE": str(ws)},
+        cwd=tmp_path,
         capture_output=True,
         text=True,
-        timeout=180,
+        timeout=300,
     )
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 0, proc.stderr[-4000:]
     out = json.loads(proc.stdout)
-    assert out["applied"] and out["deployment"] == f"run_collector/{COLLECTOR}"
+    assert out["status"] == "succeeded", out
+    assert out["deployed"] is True, out["warnings"]
+    assert out["db"] == str(ws / "autodata.duckdb")
     return ws, out
 
 
@@ -86,51 +87,63 @@ def _ui_quick_run(base: str, deployment: str, shot: Path) -> str:
             browser.close()
 
 
-def test_quick_run_from_the_ui_lands_rows_with_lineage(deployed, prefect_server, artifacts_dir):
-    ws, out = deployed
+def test_collect_then_quick_run_from_the_ui_lands_rows_with_lineage(
+    collected, prefect_server, sandbox_url, artifacts_dir
+):
+    ws, out = collected
+    name, table = out["name"], out["table"]
+    # the registered deployment runs the saved spec into the workspace DuckDB, against the live sandbox
+    params = _deployment(f"run_collector/{name}").parameters
+    assert params["destination"] == str(ws / "autodata.duckdb")
+    spec = yaml.safe_load((ws / "prefect.yaml").read_text())
+    assert any(d["name"] == name for d in spec["deployments"])
+    assert sandbox_url in Path(out["spec"]).read_text()
+
     shot = artifacts_dir / "prefect-ui-quick-run.png"
     base = prefect_server.removesuffix("/api")
-    flow_run_id = _ui_quick_run(base, COLLECTOR, shot)
+    flow_run_id = _ui_quick_run(base, name, shot)
     assert shot.is_file() and shot.stat().st_size > 10_000
 
-    spec = load_example(COLLECTOR)
-    truth = get_task(TASK).ground_truth()
-    con = duckdb.connect(str(ws / "autodata.duckdb"), read_only=True)
+    truth = TASK.ground_truth()
+    con = duckdb.connect(out["db"], read_only=True)
     try:
         runs = con.execute(
-            "SELECT run_id, status, rows_landed, spec_hash FROM _autodata_runs WHERE flow_run_id = ?",
-            [flow_run_id],
+            "SELECT run_id, status, rows_landed FROM _autodata_runs WHERE flow_run_id = ?", [flow_run_id]
         ).fetchall()
         assert len(runs) == 1, runs
-        run_id, status, rows_landed, spec_hash = runs[0]
-        assert status == "succeeded"
-        assert rows_landed == len(truth)
+        run_id, status, rows_landed = runs[0]
+        assert run_id != out["run_id"] and status == "succeeded"
         landed = con.execute(
-            f"SELECT count(*), count(DISTINCT Date), min(_autodata_source_url) FROM {spec.table_name} "
-            "WHERE _autodata_run_id = ?",
+            f'SELECT count(*), count(DISTINCT "YEAR"), min(_autodata_source_url), '
+            f"count(_autodata_fetched_at) FROM {table} WHERE _autodata_run_id = ?",
             [run_id],
         ).fetchall()[0]
-        assert landed[0] == landed[1] == len(truth)
+        total = con.execute(f'SELECT count(*), count(DISTINCT "YEAR") FROM {table}').fetchall()[0]
         urls = [
             r[0]
             for r in con.execute("SELECT url FROM _autodata_sources WHERE run_id = ?", [run_id]).fetchall()
         ]
     finally:
         con.close()
-    # lineage names the API request, with the token redacted (it came from a Prefect Secret block)
-    assert urls and any("/tiingo/daily/AAPL/prices" in u for u in urls)
+    assert rows_landed == landed[0] == landed[1] == landed[3] == len(truth)
+    assert total == (len(truth), len(truth))  # the rerun replaced the collect run's rows, no duplicates
+    # lineage: every landed row names a fetched request, and the requests went to the live sandbox
+    assert urls and all(u.startswith(sandbox_url) for u in urls)
     assert landed[2] in urls
-    assert all(DEMO_TOKEN not in u for u in urls) and any("REDACTED" in u for u in urls)
-    assert "TIINGO_TOKEN" in out["secrets_stored"]
-    assert DEMO_TOKEN not in (ws / "prefect.yaml").read_text()
-    # ...and the flow run as Prefect stores it (parameters, logs, artifacts) never holds the token either
-    stored = _flow_run_record(flow_run_id)
-    assert "run_collector" in stored and DEMO_TOKEN not in stored
-    assert DEMO_TOKEN not in (artifacts_dir / "prefect-worker.log").read_text()
+    record = _flow_run_record(flow_run_id)
+    assert "run_collector" in record and name in record
+
+
+def _deployment(full_name: str):
+    """The deployment as the server stores it."""
+    from prefect import get_client
+
+    with get_client(sync_client=True) as client:
+        return client.read_deployment_by_name(full_name)
 
 
 def _flow_run_record(flow_run_id: str) -> str:
-    """Everything the server keeps about one flow run and its deployment, as one string."""
+    """What the server keeps about one flow run (run, logs, artifacts, deployment), as text."""
     from uuid import UUID
 
     from prefect import get_client
@@ -141,15 +154,15 @@ def _flow_run_record(flow_run_id: str) -> str:
         LogFilterFlowRunId,
     )
 
-    fid = UUID(flow_run_id)
     with get_client(sync_client=True) as client:
+        fid = UUID(flow_run_id)
         run = client.read_flow_run(fid)
         logs = client.read_logs(log_filter=LogFilter(flow_run_id=LogFilterFlowRunId(any_=[fid])))
         arts = client.read_artifacts(
             artifact_filter=ArtifactFilter(flow_run_id=ArtifactFilterFlowRunId(any_=[fid]))
         )
         deployment = client.read_deployment(run.deployment_id)
+    assert logs, "the flow run sent no logs"
     parts = [run.model_dump_json(), deployment.model_dump_json()]
     parts += [log.message for log in logs] + [a.model_dump_json() for a in arts]
-    assert logs, "the flow run sent no logs"
     return "\n".join(parts)
