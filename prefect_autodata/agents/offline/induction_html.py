@@ -675,18 +675,36 @@ def _section_field(region: Region, root: Any, target: str, plan: ParsedInstructi
         if target == "CONFERENCE":
             low = raw.lower()
             hits = [raw[i : i + len(a)] for a in aliases if (i := low.find(a.lower())) >= 0]
+            if plan.venue and re.search(rf"\b{re.escape(plan.venue.abbr)}\b", raw):
+                hits.append(plan.venue.abbr)  # "Findings of ...: EMNLP 2022" names the venue by abbreviation
         else:
             hits = [m.group(1) for m in _TRACK.finditer(raw)]
+        par = node.getparent()
+        step = f"{_step(node)}[parent::{_step(par)}]" if par is not None else _step(node)
         for hit in hits:
-            pairs.setdefault((_step(node), hit), (0, _text(node)))
+            pairs.setdefault((step, (hit,)), (0, _text(node)))
     if not pairs:
         return None
+    by_step: dict[str, set[str]] = {}
+    for step, (hit,) in list(pairs):
+        by_step.setdefault(step, set()).add(hit)
+    for step, hits in by_step.items():  # headings of one kind naming the venue in different ways
+        if len(hits) > 1:
+            first = next(v for (st, _h), v in pairs.items() if st == step)
+            pairs[(step, tuple(sorted(hits)))] = first
     order = region.order
     pos = region.pos
     best = None
-    for (step, hit), (_, text) in pairs.items():
+    for (step, hit_set), (_, text) in pairs.items():
         tag = step.split("[", 1)[0]
-        matches = [n for n in root.iter(tag) if _step(n) == step and hit in n.text_content()]
+        hit = hit_set[0]
+        matches = [
+            n
+            for n in root.iter(tag)
+            if n.getparent() is not None
+            and f"{_step(n)}[parent::{_step(n.getparent())}]" == step
+            and any(h in n.text_content() for h in hit_set)
+        ]
         if any(id(n) in region.inside or _in_record(n, region) for n in matches):
             continue  # the same kind of element also sits inside records: not a section heading
         mpos = sorted(pos[id(n)] for n in matches if id(n) in pos)
@@ -701,16 +719,19 @@ def _section_field(region: Region, root: Any, target: str, plan: ParsedInstructi
             vals.append(_text(order[mpos[i]]))
         if _fill(vals) < 0.9:
             continue
-        key = (-sum(dists) / len(dists), len(hit))  # mean: every section's records must be near theirs
+        # mean distance: every section's records must be near their own heading
+        key = (-sum(dists) / len(dists), -len(hit_set), max(len(h) for h in hit_set))
         if best is None or key > best[0]:
             tr = list(_TEXT_TR)
             if target == "TRACK":
                 tr.append(Transform(op="regex", pattern=_TRACK.pattern))
             else:
+                hit = next((h for h in hit_set if h in text), hit)
                 seg_i, seg = _segment(text, hit)
                 if seg != text:
                     tr += [Transform(op="regex", pattern=_segment_pattern(seg_i)), Transform(op="strip")]
-            xp = f"preceding::{step}[contains(., {_quote(hit)})][1]"
+            cond = " or ".join(f"contains(., {_quote(h)})" for h in hit_set)
+            xp = f"preceding::{step}[{cond}][1]"
             best = (
                 key,
                 Found(FieldRule(name=target, xpath=xp, transforms=tr), vals, f"section heading {step}"),
@@ -926,6 +947,7 @@ class ListingInduction:
     records_xpath: str
     notes: list[str] = field(default_factory=list)
     rendered: bool = False
+    track_values: list[Any] = field(default_factory=list)
 
 
 def _year_scope(region: Region, conf: Found | None, plan: ParsedInstruction) -> tuple[str, list[str]]:
@@ -1042,6 +1064,10 @@ def induce_listing(
             known = {k: (f.values[idx] or "") for k, f in ind.listing.items()}
             ind.detail = _detail_fields(docs, missing, plan, known)
             ind.notes.append(f"{len(docs)} detail page(s) sampled")
+            if "TRACK" in ind.detail:
+                ind.track_values = [_rule_value(d, ind.detail["TRACK"]) for d in docs]
+    if "TRACK" in ind.listing:
+        ind.track_values = list(ind.listing["TRACK"].values)
     conf = ind.listing.get("CONFERENCE")
     ind.records_xpath, notes = _year_scope(region, conf, plan)
     ind.notes += notes
@@ -1129,6 +1155,51 @@ def listing_spec(ind: ListingInduction, plan: ParsedInstruction, *, name: str) -
         sources=[source],
         politeness=FetchPolicy(rate_limit_per_host=0, concurrency_per_host=8),
     )
+
+
+_GENERIC_TRACK_WORDS = {"track", "paper", "papers", "conference", "main", "the", "and"}
+
+
+def _scope_fit(ind: ListingInduction, plan: ParsedInstruction) -> float:
+    """0..0.3: how well the listing's records match the requested track (or, with none, its size).
+
+    With a track asked for, a listing whose records show that track (sampled values) and that is one
+    section (one proceedings title) wins over a page mixing several tracks; without one, the listing
+    holding more records wins ties (an event page over one of its volumes).
+    """
+    if not plan.track:
+        return min(ind.region.count, 100_000) / 1_000_000
+    want = plan.track.lower()
+    conf = ind.listing.get("CONFERENCE")
+    sections = {v for v in (conf.values if conf else []) if v}
+    tracks = [str(v).lower() for v in ind.track_values if v]
+    if tracks:
+        match = sum(t == want for t in tracks) / len(tracks)
+    else:
+        words = [w for w in re.findall(r"[a-z]+", want) if w not in _GENERIC_TRACK_WORDS]
+        match = (
+            sum(all(w in v.lower() for w in words) for v in sections) / len(sections)
+            if words and sections
+            else 0.0
+        )
+    return 0.3 * match if len(sections) <= 1 else 0.1 * match
+
+
+def _section_links(ind: ListingInduction, limit: int = 6) -> list[str]:
+    """Links in the section headings of a listing that mixes sections (their own listing pages)."""
+    conf = ind.listing.get("CONFERENCE")
+    if conf is None or len({v for v in conf.values if v}) <= 1:
+        return []
+    out: list[str] = []
+    for it in ind.region.items:
+        for node in _eval(conf.rule.xpath, it)[:1]:
+            a = node if node.tag == "a" else next(iter(node.iter("a")), None)
+            href = (a.get("href") or "").strip() if a is not None else ""
+            if href and not href.startswith("#"):
+                url = urljoin(ind.page_url, href)
+                if url not in out:
+                    out.append(url)
+    return out[:limit]
 
 
 def _try(
@@ -1292,6 +1363,17 @@ def induce_listings(
             if ind := _try(page, body, plan, evidence, reader, fetcher):
                 inds.append(ind)
                 break
+    if plan.track and fetcher is not None and inds:  # a page mixing tracks: try each section's own page
+        seen_urls = {i.page_url for i in inds}
+        for ind in list(inds):
+            for url in _section_links(ind):
+                if url in seen_urls:
+                    continue
+                seen_urls.add(url)
+                body = _get(fetcher, url)
+                page = Page(url=url, final_url=url, status=200, kind="html", found_via="link")
+                if body and (sub := _try(page, body, plan, evidence, reader, fetcher)):
+                    inds.append(sub)
     for ind in inds:
         try:
             spec = listing_spec(ind, plan, name=name or spec_name(plan))
@@ -1303,7 +1385,7 @@ def induce_listings(
         n = ind.region.count
         exp = plan.expected_size.rows if plan.expected_size else None
         fit = 0.5 if not exp else (1.0 if 0.5 <= n / exp <= 2 else 0.6)
-        score = 1.2 + len(covered) / max(1, len(targets)) + 0.3 * fit
+        score = 1.2 + len(covered) / max(1, len(targets)) + 0.3 * fit + _scope_fit(ind, plan)
         why = (
             f"listing {ind.records_xpath} ({n} records) on {ind.page_url}; "
             f"{len(covered)}/{len(targets)} fields"
