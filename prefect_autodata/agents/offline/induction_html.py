@@ -719,8 +719,10 @@ def _section_field(region: Region, root: Any, target: str, plan: ParsedInstructi
             vals.append(_text(order[mpos[i]]))
         if _fill(vals) < 0.9:
             continue
-        # mean distance: every section's records must be near their own heading
-        key = (-sum(dists) / len(dists), -len(hit_set), max(len(h) for h in hit_set))
+        # a full venue name beats a bare abbreviation (a "ICLR 2021" banner is not the proceedings
+        # title); then mean distance: every section's records must be near their own heading
+        named = target != "CONFERENCE" or not plan.venue or hit_set != (plan.venue.abbr,)
+        key = (named, -sum(dists) / len(dists), -len(hit_set), max(len(h) for h in hit_set))
         if best is None or key > best[0]:
             tr = list(_TEXT_TR)
             if target == "TRACK":
