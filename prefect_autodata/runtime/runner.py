@@ -747,10 +747,12 @@ def dry_run(
         # Rows whose detail page the request limit skipped say nothing about fill rates.
         skipped = raw["_error"].astype(str).str.contains("dry-run request limit", regex=False)
         seen = raw[~skipped] if len(raw) and not skipped.all() else raw
+        # A declared column no rule produces is known to be empty (the source has no such value).
+        produced = {f.name for s in spec.sources for f in [*s.fields, *(s.detail.fields if s.detail else [])]}
         for c in spec.output_columns():
             rate = float(_present(seen[c.name].astype(object)).mean()) if len(seen) else 0.0
             fill[c.name] = round(rate, 4)
-            if len(raw) and 1 - rate >= empty_threshold:
+            if len(raw) and 1 - rate >= empty_threshold and c.name in produced:
                 issues.append(
                     Issue(
                         kind="empty_field",

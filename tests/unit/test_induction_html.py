@@ -214,7 +214,9 @@ def test_sections_give_per_record_constants_and_scope_the_requested_years(monkey
     assert rows[0]["AUTHORS"] == PAPERS[0][1]
     assert rows[0]["PAPER_LINK"] == f"{BASE}/p/2018/0.pdf" and rows[1]["SUPP_LINK"] is None
     assert rows[0]["SUPP_LINK"] == f"{BASE}/p/2018/0-supp.pdf"
-    assert "BIBTEX_LINK" in {f.name for f in spec.sources[0].fields}  # column present, empty here
+    # no record links a BibTeX file: the column is declared (lands empty), no rule is invented
+    assert "BIBTEX_LINK" in {c.name for c in spec.columns}
+    assert "BIBTEX_LINK" not in {f.name for f in spec.sources[0].fields}
 
 
 def test_induce_listings_reads_cached_pages_and_ranks_candidates():

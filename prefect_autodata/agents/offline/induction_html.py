@@ -1084,22 +1084,6 @@ def induce_listing(
     return ind
 
 
-def _fallback_link_rule(region: Region, target: str) -> FieldRule:
-    word = {"PAPER_LINK": "pdf", "BIBTEX_LINK": "bib", "SUPP_LINK": "supp"}[target]
-    low = "translate(normalize-space(.), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
-    cond = f"[starts-with({low}, '{word}')][string-length(normalize-space(.)) <= 30]"
-    parts = [".//a"] + [
-        f"following-sibling::*[{k}][self::{s}]//a" for k, s in enumerate(region.sibling_steps, 1)
-    ]
-    xp = " | ".join(f"{p}{cond}[@href]" for p in parts)
-    return FieldRule(
-        name=target,
-        xpath=f"({xp})[1]",
-        attr="href",
-        transforms=[Transform(op="strip"), Transform(op="absolute_url")],
-    )
-
-
 def listing_spec(ind: ListingInduction, plan: ParsedInstruction, *, name: str) -> CollectorSpec:
     """The CollectorSpec for an induced listing (+ detail) wrapper."""
     targets = list(plan.fields)
@@ -1109,10 +1093,8 @@ def listing_spec(ind: ListingInduction, plan: ParsedInstruction, *, name: str) -
             rules.append(ind.listing[t].rule)
         elif t == "ABBR" and plan.venue:
             rules.append(FieldRule(name="ABBR", const=plan.venue.abbr))
-    for t in targets:  # a link kind no sampled record had: a rule that finds it where it exists
-        if t in _LINK_WORDS and t not in ind.listing and t not in ind.detail:
-            rules.append(_fallback_link_rule(ind.region, t))
-        elif t == "TRACK" and t not in ind.listing and t not in ind.detail and plan.track:
+    for t in targets:  # the track asked for, when no page states one
+        if t == "TRACK" and t not in ind.listing and t not in ind.detail and plan.track:
             rules.append(FieldRule(name="TRACK", const=plan.track))
     detail = None
     detail_rules = [ind.detail[t] for t in targets if t in ind.detail and t not in ind.listing]
@@ -1137,8 +1119,9 @@ def listing_spec(ind: ListingInduction, plan: ParsedInstruction, *, name: str) -
         pk = ["TITLE"] if "TITLE" in ind.listing else ["detail_url"]
     if "TITLE" in ind.listing and len(set(ind.listing["TITLE"].values)) < len(ind.listing["TITLE"].values):
         pk = ["detail_url"] if detail is not None else pk
-    all_rules = rules + (detail.fields if detail else [])
-    cols = [ColumnSpec(name=r.name, type="string") for r in all_rules if r.name in targets]
+    # Every requested field is a column; one no page showed (no supplementary links anywhere) is
+    # declared without a rule and lands empty rather than being invented.
+    cols = [ColumnSpec(name=t, type="string") for t in targets]
     source = Source(
         name="listing",
         kind="browser" if ind.rendered else "html",
