@@ -7,6 +7,7 @@ An instruction the plan agent cannot resolve produces no dataset: the result say
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from collections.abc import Callable
@@ -128,7 +129,7 @@ def collect(
     """
     from prefect_autodata.agents.squads import research_and_develop, runnable
     from prefect_autodata.expectations.spec import save_checks
-    from prefect_autodata.runtime.spec import secret_names
+    from prefect_autodata.runtime.spec import externalize_secrets, secret_names
 
     t0 = time.monotonic()
     say = progress or (lambda _s, _m: None)
@@ -182,15 +183,22 @@ def collect(
         have = [c.name for c in spec.output_columns()]
         if have != list(fields):
             base["warnings"].append(f"data columns are {have}, --fields asked for {list(fields)}")
+    spec, observed_secrets = externalize_secrets(spec)
+    for secret_name, value in observed_secrets.items():
+        # the run (and deploy_collector, which stores env secrets as Prefect Secret blocks) reads them here
+        os.environ.setdefault(f"AUTODATA_SECRET_{secret_name}", value)
+    if observed_secrets:
+        say(
+            "collect",
+            "credentials kept out of the spec: " + ", ".join(f"{{secret:{n}}}" for n in observed_secrets),
+        )
     spec_path = spec.save(ws.spec_path(spec.name))
     checks_path = save_checks(squads.checks, ws.checks_path(spec.name)) if squads.checks else None
     say("collect", f"spec saved to {spec_path}; running the collector")
     if prepare is not None:
         prepare(spec)
     missing_secrets = [
-        n
-        for n in sorted(secret_names(spec))
-        if not __import__("os").environ.get(f"AUTODATA_SECRET_{n.upper()}")
+        n for n in sorted(secret_names(spec)) if not os.environ.get(f"AUTODATA_SECRET_{n.upper()}")
     ]
     if missing_secrets:
         return CollectResult(

@@ -621,3 +621,43 @@ def secret_names(spec: CollectorSpec) -> set[str]:
         for text in [s.request.url, *s.request.params.values(), *s.request.headers.values()]:
             out.update(m.group(1) for m in re.finditer(r"\{secret:([A-Za-z0-9_]+)\}", text))
     return out
+
+
+_SECRET_HEADERS = frozenset({"authorization", "x-api-key", "api-key", "x-auth-token", "x-access-token"})
+
+
+def externalize_secrets(spec: CollectorSpec) -> tuple[CollectorSpec, dict[str, str]]:
+    """Move literal credentials (``token=...`` query values, ``Authorization`` headers) out of a spec.
+
+    Agents copy what they observe, e.g. a demo key printed on an API's docs page; a reviewable, deployable
+    spec must not carry it. Each literal becomes ``{secret:<COLLECTOR>_<PARAM>}`` and the observed values
+    are returned so the caller can hand them to the run (env) or a Prefect Secret block, never to YAML.
+    """
+    from prefect_autodata.runtime.urlnorm import SECRET_PARAMS
+
+    data = spec.model_dump(mode="json")
+    found: dict[str, str] = {}
+    prefix = re.sub(r"[^A-Za-z0-9]+", "_", spec.name).strip("_").upper()
+
+    def secret_for(key: str, value: str) -> str:
+        if not value or "{" in value:
+            return value
+        name = f"{prefix}_{re.sub(r'[^A-Za-z0-9]+', '_', key).strip('_').upper()}"
+        found[name] = value
+        return "{secret:" + name + "}"
+
+    for source in data.get("sources", []):
+        for request in (source.get("request"), (source.get("detail") or {}).get("request")):
+            if not request:
+                continue
+            params = request.get("params") or {}
+            for key, value in params.items():
+                if key.lower() in SECRET_PARAMS:
+                    params[key] = secret_for(key, value)
+            headers = request.get("headers") or {}
+            for key, value in headers.items():
+                if key.lower() in _SECRET_HEADERS:
+                    headers[key] = secret_for(key, value)
+    if not found:
+        return spec, {}
+    return CollectorSpec.model_validate(data), found
