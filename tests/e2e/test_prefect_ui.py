@@ -67,13 +67,19 @@ def _ui_quick_run(base: str, deployment: str, shot: Path) -> str:
             page.get_by_role("button", name="Run").first.click()
             page.get_by_role("menuitem", name="Quick run").click()
             # run_collector has required parameters: the UI confirms them (prefilled from the deployment)
+            # (older UIs start the run at once); on a loaded machine either can take a while to appear
             dialog = page.get_by_role("dialog")
-            try:
-                dialog.wait_for(timeout=5_000)
-                dialog.get_by_role("button", name="Run", exact=True).click()
-            except Exception:  # older UIs start the run at once
-                pass
-            page.get_by_text("Flow run created").first.wait_for()
+            toast = page.get_by_text("Flow run created").first
+            for _ in range(240):
+                if toast.is_visible():
+                    break
+                if dialog.is_visible():
+                    dialog.get_by_role("button", name="Run", exact=True).click()
+                    toast.wait_for()
+                    break
+                page.wait_for_timeout(250)
+            else:
+                raise AssertionError("Quick run neither asked for parameters nor created a flow run")
             page.get_by_role("button", name="View run").first.click()
             page.wait_for_url(re.compile(r".*/runs/flow-run/[0-9a-f-]{36}.*"))
             flow_run_id = re.search(r"/runs/flow-run/([0-9a-f-]{36})", page.url).group(1)
