@@ -41,8 +41,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from prefect_autodata.errors import ConfigError, TerminalError
-from prefect_autodata.sandbox.server import free_port
+from prefect_autodata.errors import ConfigError
+from prefect_autodata.sandbox.server import free_port, start_in_thread, stop_thread
 
 
 class ScriptedToolCall(BaseModel):
@@ -318,24 +318,13 @@ class ScriptedOpenAIServer:
         self.state.reset()
 
     def start(self) -> ScriptedOpenAIServer:
-        config = uvicorn.Config(
-            self.state.app, host=self.host, port=self.port, log_level="warning", access_log=False
+        self._server, self._thread = start_in_thread(
+            self.state.app, self.host, self.port, name="autodata-openai"
         )
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, name="autodata-openai", daemon=True)
-        self._thread.start()
-        deadline = time.monotonic() + 30
-        while not self._server.started:
-            if not self._thread.is_alive() or time.monotonic() > deadline:
-                raise TerminalError(f"scripted OpenAI server failed to start on {self.base_url}")
-            time.sleep(0.02)
         return self
 
     def stop(self) -> None:
-        if self._server is not None:
-            self._server.should_exit = True
-        if self._thread is not None:
-            self._thread.join(timeout=10)
+        stop_thread(self._server, self._thread)
 
     def __enter__(self) -> ScriptedOpenAIServer:
         return self.start()

@@ -18,6 +18,27 @@ def free_port(host: str = "127.0.0.1") -> int:
         return s.getsockname()[1]
 
 
+def start_in_thread(app, host: str, port: int, *, name: str) -> tuple[uvicorn.Server, threading.Thread]:
+    """Serve an ASGI app on a daemon thread and return once the socket accepts connections."""
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False))
+    thread = threading.Thread(target=server.run, name=name, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise TerminalError(f"{name} failed to start on http://{host}:{port}")
+        time.sleep(0.02)
+    return server, thread
+
+
+def stop_thread(server: uvicorn.Server | None, thread: threading.Thread | None) -> None:
+    """Ask a server started by ``start_in_thread`` to exit and wait for its thread."""
+    if server is not None:
+        server.should_exit = True
+    if thread is not None:
+        thread.join(timeout=10)
+
+
 class SandboxServer:
     """A live sandbox on a real socket; use as a context manager. ``base_url`` has no trailing slash."""
 
@@ -35,22 +56,11 @@ class SandboxServer:
 
     def start(self) -> SandboxServer:
         app = build_app(chaos=self.chaos, seed=self.seed)
-        config = uvicorn.Config(app, host=self.host, port=self.port, log_level="warning", access_log=False)
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, name="autodata-sandbox", daemon=True)
-        self._thread.start()
-        deadline = time.monotonic() + 30
-        while not self._server.started:
-            if not self._thread.is_alive() or time.monotonic() > deadline:
-                raise TerminalError(f"sandbox failed to start on {self.base_url}")
-            time.sleep(0.02)
+        self._server, self._thread = start_in_thread(app, self.host, self.port, name="autodata-sandbox")
         return self
 
     def stop(self) -> None:
-        if self._server is not None:
-            self._server.should_exit = True
-        if self._thread is not None:
-            self._thread.join(timeout=10)
+        stop_thread(self._server, self._thread)
 
     def __enter__(self) -> SandboxServer:
         return self.start()
