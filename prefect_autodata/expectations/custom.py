@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import logging
 import operator
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -50,7 +51,12 @@ def logical_type(s: pd.Series) -> str:
         return "float"
     if pd.api.types.is_datetime64_any_dtype(dtype):
         return "datetime"
-    sample = s.dropna()
+    if len(s) > 4000:  # the ends of a long column; a null test of every row costs more than the inference
+        sample = s.iloc[np.r_[0:2000, len(s) - 2000 : len(s)]].dropna()
+        if sample.empty:  # sparse at both ends: look at every value
+            sample = s.dropna()
+    else:
+        sample = s.dropna()
     if sample.empty:
         return "empty"
     if len(sample) > 2000:
@@ -84,14 +90,31 @@ def to_dates(s: pd.Series) -> pd.Series:
 
 
 def weekday_ok(s: pd.Series) -> pd.Series:
-    """True where the date is Monday-Friday or missing (nulls are the not-null check's business)."""
+    """True where the date is Monday-Friday or missing (nulls are the not-null check's business).
+
+    Day numbers since 1970-01-01 (a Thursday) give the weekday by integer arithmetic, several times
+    cheaper than ``.dt.dayofweek`` on millions of rows.
+    """
     d = to_dates(s)
-    return d.isna() | (d.dt.dayofweek < 5)
+    values = d.to_numpy()
+    if values.dtype.kind != "M":  # not datetime64 (an extension dtype): pandas' own accessor
+        return d.isna() | (d.dt.dayofweek < 5)
+    days = values.astype("datetime64[D]").view("i8")
+    return pd.Series(np.isnat(values) | ((days + 3) % 7 < 5), index=s.index)
 
 
 def compare_ok(df: pd.DataFrame, left: str, op: str, right: str) -> pd.Series:
     """True where ``left op right`` holds or either side is missing."""
     a, b = df[left], df[right]
+    if all(isinstance(x.dtype, np.dtype) and x.dtype.kind in "iuf" for x in (a, b)):
+        x, y = a.to_numpy(), b.to_numpy()  # plain numbers: NaN is the only missing value
+        with np.errstate(invalid="ignore"):
+            ok = OPS[op](x, y)
+        if x.dtype.kind == "f":
+            ok |= np.isnan(x)
+        if y.dtype.kind == "f":
+            ok |= np.isnan(y)
+        return pd.Series(ok, index=df.index)
     missing = a.isna() | b.isna()
     with np.errstate(invalid="ignore"):
         return missing | OPS[op](a, b).fillna(False).astype(bool)
@@ -147,13 +170,54 @@ def shared_intermediates() -> Iterator[None]:
 
 def _key_codes(df: pd.DataFrame, col: str, domain: dict) -> tuple[pd.Index, np.ndarray]:
     memo = _shared.get()
-    if memo is None:
+    if memo is None or col not in df.columns:
         return _codes(*_domain(df, col, domain))
-    key = (id(df), col, json.dumps(domain, sort_keys=True, default=str))
+    key = (col, json.dumps(domain, sort_keys=True, default=str))
+    values = df[col]
     hit = memo.get(key)
-    if hit is None or hit[0] is not df:
-        hit = memo[key] = (df, _codes(*_domain(df, col, domain)))
+    if hit is None or not _same_values(hit[0], values):
+        hit = memo[key] = (values, _codes(*_domain(df, col, domain)))
     return hit[1]
+
+
+def prime_intermediates(df: pd.DataFrame, spec: Any) -> None:
+    """Compute the shared intermediates of ``spec``'s checks on ``df`` now (before a fork, so both
+    processes inherit them instead of each hashing the key columns)."""
+    if _shared.get() is None:
+        return
+    for check in getattr(spec, "checks", []):
+        kind = getattr(check, "kind", None)
+        if kind == "completeness":
+            for col, domain in check.keys.items():
+                if col in df.columns:
+                    _key_codes(df, col, domain.model_dump(mode="json", exclude_defaults=True))
+        elif kind == "unique" and len(check.columns) > 1:
+            for col in check.columns:
+                if col in df.columns:
+                    _key_codes(df, col, {})
+
+
+def _same_values(a: pd.Series, b: pd.Series) -> bool:
+    """Whether two columns hold the same values, cheaply: the same memory, or an equal C-level compare.
+
+    The engines validate the same view but may hand a check a copy of it (pandera copies the frame
+    it validates), so identity of the frame object is not enough to share an intermediate.
+    """
+    if a is b:
+        return True
+    if len(a) != len(b) or a.dtype != b.dtype:
+        return False
+    if isinstance(a.dtype, np.dtype) and a.dtype.kind in "biufcmM":
+        x, y = a.to_numpy(), b.to_numpy()
+        if x.__array_interface__["data"][0] == y.__array_interface__["data"][0] and x.strides == y.strides:
+            return True
+        if x.dtype.kind in "mM":
+            x, y = x.view("i8"), y.view("i8")
+        return bool(np.array_equal(x, y, equal_nan=x.dtype.kind in "fc"))
+    pa_a, pa_b = getattr(a.array, "_pa_array", None), getattr(b.array, "_pa_array", None)
+    if pa_a is not None and pa_b is not None:
+        return bool(pa_a.equals(pa_b))
+    return False
 
 
 def _codes(idx: pd.Index | None, values: pd.Series) -> tuple[pd.Index, np.ndarray]:
@@ -163,11 +227,82 @@ def _codes(idx: pd.Index | None, values: pd.Series) -> tuple[pd.Index, np.ndarra
     values are then looked up in the domain, instead of boxing a million strings for
     ``get_indexer``. Without a declared domain the distinct observed values are the domain.
     """
+    if idx is None:
+        dense = _day_codes(values)
+        if dense is not None:
+            return dense
     local, uniques = pd.factorize(values)
     if idx is None:
         return pd.Index(uniques), local
     lookup = np.append(idx.get_indexer(uniques), -1)  # local code -1 (null) -> -1
     return idx, lookup[local]
+
+
+def _day_codes(values: pd.Series) -> tuple[pd.Index, np.ndarray] | None:
+    """Codes of a column of whole days by arithmetic instead of hashing: the distinct days in order.
+
+    Dates span few distinct days compared with their rows (a trading calendar), so a bitmap over
+    the span replaces ``factorize``'s hash table. ``None`` (use ``factorize``) for other columns:
+    not datetime64, times of day, or a span much longer than the column.
+    """
+    if not isinstance(values.dtype, np.dtype) or values.dtype.kind != "M" or not len(values):
+        return None
+    arr = values.to_numpy()
+    unit, count = np.datetime_data(arr.dtype)
+    per_day = np.timedelta64(1, "D") // np.timedelta64(count, unit)
+    if not per_day:  # coarser than days
+        return None
+    ints = arr.view("i8")
+    nat = np.isnat(arr)
+    has_nat = bool(nat.any())
+    num = ints // per_day
+    exact = num * per_day == ints
+    whole_days = (exact | nat).all() if has_nat else exact.all()
+    if not whole_days:  # times of day: each instant is its own value
+        return None
+    valid = num[~nat] if has_nat else num
+    if not len(valid):
+        return None
+    lo, hi = int(valid.min()), int(valid.max())
+    span = hi - lo + 1
+    if span > max(4 * len(arr), 100_000):
+        return None
+    num -= lo  # in place: positions in the span (NaT rows are overwritten below)
+    if has_nat:
+        num[nat] = 0
+    present = np.zeros(span, dtype=bool)
+    present[num[~nat] if has_nat else num] = True
+    rank = np.cumsum(present, dtype=np.int64) - 1
+    codes = rank[num]
+    if has_nat:
+        codes[nat] = -1
+    uniques = (np.flatnonzero(present) + lo).astype("datetime64[D]").astype(arr.dtype)
+    return pd.Index(uniques), codes
+
+
+def duplicated_rows(df: pd.DataFrame) -> np.ndarray:
+    """``df.duplicated(keep=False)`` (every row whose key occurs more than once; nulls equal each
+    other) computed from the key columns' codes.
+
+    The codes are the ones completeness uses, so within ``shared_intermediates`` each key column
+    is hashed once for all the checks of both engines; the combined key is then counted with a
+    bitmap (``bincount``) instead of a second hash table.
+    """
+    n = len(df)
+    if n == 0 or len(df.columns) == 0:
+        return np.zeros(n, dtype=bool)
+    combined = np.zeros(n, dtype=np.int64)
+    size = 1
+    for col in df.columns:
+        uniques, codes = _key_codes(df, col, {})
+        width = len(uniques) + 1  # code -1 (null) becomes 0: nulls form one value, as in pandas
+        if size * width >= 2**62:
+            return df.duplicated(keep=False).to_numpy()
+        combined = combined * width + (codes + 1)
+        size *= width
+    if size <= max(4 * n, 1 << 20):
+        return np.bincount(combined, minlength=size)[combined] > 1
+    return pd.Series(combined).duplicated(keep=False).to_numpy()
 
 
 def completeness(df: pd.DataFrame, keys: dict[str, dict], min_fraction: float = 1.0) -> dict[str, Any]:
@@ -182,17 +317,22 @@ def completeness(df: pd.DataFrame, keys: dict[str, dict], min_fraction: float = 
                 "missing_examples": [], "error": f"missing key columns {missing_cols}"}  # fmt: skip
     domains: list[pd.Index] = []
     combined = np.zeros(len(df), dtype=np.int64)
-    inside = np.ones(len(df), dtype=bool)
+    inside: np.ndarray | None = None  # rows whose every key is in its domain (None: all of them)
     for col, domain in keys.items():
         idx, codes = _key_codes(df, col, domain or {})
-        inside &= codes >= 0
-        combined = combined * max(len(idx), 1) + np.where(codes >= 0, codes, 0)
+        combined *= max(len(idx), 1)
+        if len(codes) and codes.min() < 0:
+            ok = codes >= 0
+            inside = ok if inside is None else inside & ok
+            combined += np.where(ok, codes, 0)
+        else:
+            combined += codes
         domains.append(idx)
     sizes = [len(d) for d in domains]
     expected = int(np.prod(sizes, dtype=np.float64)) if domains else 0
     if expected >= 2**62:
         raise ValueError(f"completeness key domains are too large ({expected} combinations)")
-    codes = combined[inside]
+    codes = combined if inside is None else combined[inside]
     examples: list[Any] = []
     if expected <= 50_000_000:  # a bitmap: O(rows), and the gaps fall out of it
         seen = np.zeros(expected, dtype=bool)
@@ -214,27 +354,77 @@ def completeness(df: pd.DataFrame, keys: dict[str, dict], min_fraction: float = 
             "missing": expected - present, "fraction": round(fraction, 6), "missing_examples": examples}  # fmt: skip
 
 
-def for_validation(df: pd.DataFrame) -> pd.DataFrame:
-    """A view of the batch with date-object columns as datetime64, so checks run vectorised.
+def checked_columns(spec: Any) -> set[str]:
+    """The columns a CheckSpec's checks read values of (drift's null rates aside: a null test is
+    cheap on any dtype, so those columns need no faster view)."""
+    out: set[str] = set()
+    for check in getattr(spec, "checks", []):
+        if getattr(check, "kind", None) == "drift":
+            continue
+        for attr in ("column", "left", "right"):
+            v = getattr(check, attr, None)
+            if isinstance(v, str):
+                out.add(v)
+        out.update(c for c in getattr(check, "columns", None) or [] if isinstance(c, str))
+        out.update(k for k in getattr(check, "keys", None) or {} if isinstance(k, str))
+    return out
 
-    Columns of Python ``date`` objects make every null test and hash a per-object loop; the
-    validated values are the same dates, and the rows keep their positions.
+
+def for_validation(df: pd.DataFrame, only: set[str] | None = None) -> pd.DataFrame:
+    """A view of the batch in the dtypes checks run fastest on: the same values at the same positions.
+
+    The runner's casts produce Python objects and pandas' masked arrays, on which every null
+    test, hash, comparison and regex is a per-object loop or a mask-juggling copy:
+
+    * ``date`` objects -> datetime64 (the original logical type is kept in ``attrs``);
+    * ``str`` objects -> Arrow strings, only when every non-null value is a ``str`` (a mixed
+      column stays as it is, so type checks still see the mix);
+    * masked ``Float64`` -> float64 (NA -> NaN: both are missing to every check);
+    * masked ``Int64`` and friends -> their NumPy integer type when nothing is missing (with
+      nulls they stay masked: a float view would change the logical type).
+
+    ``only`` limits the conversions to the columns checks read (``checked_columns``).
     """
     out = None
     for c in df.columns:
+        if only is not None and c not in only:
+            continue
         s = df[c]
-        if s.dtype == object and logical_type(s) == "date":
-            try:
-                import pyarrow as pa
-
-                arr = pa.array(s.to_numpy(), type=pa.date32(), from_pandas=True)
-                conv = pd.Series(arr.to_pandas(date_as_object=False), index=s.index).astype("datetime64[s]")
-            except (TypeError, ValueError, ArithmeticError, ImportError):
-                conv = to_dates(s)
-            out = df.copy(deep=False) if out is None else out
-            out[c] = conv
+        conv = _fast_column(s)
+        if conv is None:
+            continue
+        out = df.copy(deep=False) if out is None else out
+        out[c] = conv
+        if s.dtype == object and conv.dtype.kind == "M":
             out.attrs.setdefault(ORIGINAL_TYPES, {})[str(c)] = "date"
     return df if out is None else out
+
+
+def _fast_column(s: pd.Series) -> pd.Series | None:
+    """``s`` in a vectorised dtype with the same values, or ``None`` if it already is one (or cannot be)."""
+    arr = s.array
+    if isinstance(arr, pd.arrays.FloatingArray):
+        return pd.Series(s.to_numpy(dtype=arr.dtype.numpy_dtype, na_value=np.nan), index=s.index)
+    if isinstance(arr, pd.arrays.IntegerArray):
+        if s.isna().any():
+            return None
+        return pd.Series(s.to_numpy(dtype=arr.dtype.numpy_dtype), index=s.index)
+    if s.dtype != object:
+        return None
+    kind = logical_type(s)
+    try:
+        import pyarrow as pa
+
+        if kind == "date":
+            dates = pa.array(s.to_numpy(), type=pa.date32(), from_pandas=True)
+            return pd.Series(dates.to_pandas(date_as_object=False), index=s.index).astype("datetime64[s]")
+        if kind == "string":
+            text = pa.array(s.to_numpy(), type=pa.string(), from_pandas=True)  # raises on a non-str value
+            return pd.Series(pd.array(text, dtype="str"), index=s.index)
+    except (TypeError, ValueError, ArithmeticError, ImportError):  # pa.ArrowTypeError is a TypeError
+        if kind == "date":
+            return to_dates(s)
+    return None
 
 
 #: ``DataFrame.attrs`` key of a validation view: the logical types its converted columns had
@@ -338,6 +528,12 @@ def register_pandera() -> None:
     def autodata_freshness(s: pd.Series, *, max_age_days: int, as_of: Any) -> bool:
         return bool(freshness(s, max_age_days, as_of or None)["success"])
 
+    @extensions.register_check_method(statistics=["columns"], supported_types=pd.DataFrame)
+    def autodata_unique_key(df: pd.DataFrame, *, columns: list[str]) -> pd.Series:
+        if any(c not in df.columns for c in columns):
+            return pd.Series(False, index=df.index)
+        return pd.Series(~duplicated_rows(df[list(columns)]), index=df.index)
+
     @extensions.register_check_method(statistics=["left", "op", "right"], supported_types=pd.DataFrame)
     def autodata_compare(df: pd.DataFrame, *, left: str, op: str, right: str) -> pd.Series:
         if left not in df.columns or right not in df.columns:
@@ -359,6 +555,82 @@ def register_pandera() -> None:
 
 
 # --------------------------------------------------------------------------- Great Expectations
+
+
+def _faster_native_kernels() -> None:
+    """Give two of GE's native expectations faster pandas kernels with the same answers.
+
+    The expectations, their metrics, results and Data Docs stay GE's own; only the pandas
+    function behind the condition metric changes, registered the way GE registers the original:
+
+    * ``expect_compound_columns_to_be_unique``: ``~df.duplicated(keep=False)`` becomes
+      ``duplicated_rows`` (the same rows, from key codes shared with completeness and pandera);
+    * ``expect_column_values_to_match_regex``: ``s.astype(str).str.contains(regex)`` is evaluated
+      once per distinct value (``regex_contains``) instead of once per row.
+
+    A GE without those providers keeps its own kernels.
+    """
+    from great_expectations.execution_engine import PandasExecutionEngine
+    from great_expectations.expectations.metrics.map_metric_provider import (
+        column_condition_partial,
+        multicolumn_condition_partial,
+    )
+    from great_expectations.expectations.registry import register_metric
+
+    def install(module: str, name: str, fn) -> None:
+        import importlib
+
+        try:
+            native = getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError):
+            return
+        fn_type = fn.metric_fn_type
+        quiet = logging.getLogger("great_expectations.expectations.registry")
+        level = quiet.level
+        quiet.setLevel(logging.ERROR)  # GE warns that it is "overwriting metric_provider": we mean to
+        try:
+            register_metric(
+                metric_name=f"{native.condition_metric_name}.{fn_type.metric_suffix}",
+                metric_domain_keys=native.condition_domain_keys,
+                metric_value_keys=native.condition_value_keys,
+                execution_engine=PandasExecutionEngine,
+                metric_class=native,
+                metric_provider=fn,
+                metric_fn_type=fn_type,
+            )
+        finally:
+            quiet.setLevel(level)
+
+    @multicolumn_condition_partial(engine=PandasExecutionEngine)
+    def unique_rows(cls, column_list, **kwargs):
+        return pd.Series(~duplicated_rows(column_list), index=column_list.index)
+
+    @column_condition_partial(engine=PandasExecutionEngine)
+    def match_regex(cls, column, regex, **kwargs):
+        return regex_contains(column, regex)
+
+    metrics = "great_expectations.expectations.metrics"
+    install(
+        f"{metrics}.multicolumn_map_metrics.compound_columns_unique", "CompoundColumnsUnique", unique_rows
+    )
+    install(f"{metrics}.column_map_metrics.column_values_match_regex", "ColumnValuesMatchRegex", match_regex)
+
+
+def regex_contains(s: pd.Series, pattern: str) -> pd.Series:
+    """``s.astype(str).str.contains(pattern)``, evaluated once per distinct value.
+
+    A key-like text column repeats a few hundred values over millions of rows; matching the
+    distinct values and spreading the answers through the (shared) codes gives the same result
+    for a fraction of the regex work. Columns with nulls or mostly distinct values use pandas.
+    """
+    if not pd.api.types.is_string_dtype(s.dtype) or len(s) < 10_000:
+        return s.astype(str).str.contains(pattern)
+    name = s.name if isinstance(s.name, str) else "__value__"
+    uniques, codes = _key_codes(s.to_frame(name), name, {})
+    if len(uniques) * 2 > len(s) or (codes < 0).any():
+        return s.astype(str).str.contains(pattern)
+    hits = pd.Series(uniques).astype(str).str.contains(pattern).to_numpy(dtype=bool)
+    return pd.Series(hits[codes], index=s.index)
 
 
 @cache
@@ -679,6 +951,7 @@ def register_gx() -> dict[str, type]:
             m = metrics["table.autodata_schema_drift"]
             return {"success": bool(m["success"]), "result": {"observed_value": m}}
 
+    _faster_native_kernels()
     return {
         "weekdays": ExpectColumnValuesToBeWeekdays,
         "date_range": ExpectColumnValuesToBeBetweenDates,

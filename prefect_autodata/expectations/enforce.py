@@ -22,7 +22,13 @@ from typing import Any, Literal
 import pandas as pd
 
 from prefect_autodata.errors import ConfigError
-from prefect_autodata.expectations.custom import for_validation, profile, shared_intermediates
+from prefect_autodata.expectations.custom import (
+    checked_columns,
+    for_validation,
+    prime_intermediates,
+    profile,
+    shared_intermediates,
+)
 from prefect_autodata.expectations.results import CheckResult
 from prefect_autodata.expectations.spec import CheckSpec
 from prefect_autodata.workspace import Workspace
@@ -95,7 +101,8 @@ def enforce(
     run_id = run_id or uuid.uuid4().hex[:12]
     frame = df.reset_index(drop=True)
     columns = [str(c) for c in frame.columns]
-    vframe = for_validation(frame)  # same rows and positions; good/quarantined come from ``frame``
+    # same rows and positions; good/quarantined come from ``frame``
+    vframe = for_validation(frame, only=checked_columns(checks))
 
     if parallel is None:
         parallel = engines == "both" and len(frame) >= PARALLEL_MIN_ROWS and _idle_core()
@@ -104,9 +111,12 @@ def enforce(
     results: list[CheckResult] = []
     gx_result = None
     with shared_intermediates():
-        child = _PanderaChild(vframe, checks, previous, columns) if parallel else None
+        if parallel:
+            prime_intermediates(vframe, checks)  # hashed once, inherited by the child
+        child = _PanderaChild(frame, vframe, checks, previous, columns) if parallel else None
         pandera_results: list[CheckResult] | None = None
         gx_results: list[CheckResult] = []
+        batch_profile: dict[str, Any] | None = None
         try:
             if engines in ("both", "pandera") and child is None:
                 pandera_results = _validate_pandera(vframe, checks, previous, columns)
@@ -117,7 +127,7 @@ def enforce(
                     vframe, checks, previous=previous, columns=columns, run_id=run_id
                 )
             if child is not None:
-                pandera_results = child.collect()
+                pandera_results, batch_profile = child.collect()
                 if pandera_results is None:  # the child failed: run (and raise) here, as sequentially
                     pandera_results = _validate_pandera(vframe, checks, previous, columns)
         finally:
@@ -143,7 +153,7 @@ def enforce(
         status=status,
         run_id=run_id,
         policy=policy,
-        profile=profile(frame, view=vframe),
+        profile=batch_profile if batch_profile is not None else profile(frame, view=vframe),
         gx_result=gx_result,
     )
     if workspace is not None:
@@ -169,36 +179,67 @@ def _can_fork() -> bool:
     return (
         sys.platform == "linux"
         and "fork" in mp.get_all_start_methods()
-        and (os.cpu_count() or 1) > 1
+        and _cores() > 1
         and not mp.current_process().daemon
     )
 
 
 def _idle_core() -> bool:
     """A second process only pays off with a core to spare; on a saturated machine the fork costs
-    CPU (copy-on-write faults, per-engine intermediates no longer shared) and saves no wall time."""
+    CPU (copy-on-write faults) and saves no wall time.
+
+    Judged by the processes running right now (``/proc/loadavg``, this one included), not the
+    1-minute load average, which still counts this process's own work of the last minute (a
+    landing that just used every core reads as a busy machine).
+    """
+    cores = _cores()
     try:
-        return os.getloadavg()[0] <= (os.cpu_count() or 1) - 1
-    except OSError:  # no load average on this platform
+        with open("/proc/loadavg", encoding="ascii") as fh:
+            running = int(fh.read().split()[3].split("/")[0])
+        return running - 1 < cores
+    except (OSError, ValueError, IndexError):  # no /proc: the load average is all there is
+        pass
+    try:
+        return os.getloadavg()[0] <= cores - 1
+    except OSError:
         return True
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 class _PanderaChild:
     """pandera on the validation view in a forked child; only the normalised results come back.
 
     The child shares the frame copy-on-write (nothing is pickled on the way in) and sends a
-    list of ``CheckResult`` (failing row positions included) through a pipe. Any failure in
+    list of ``CheckResult`` (failing row positions included) and the batch's drift profile
+    through a pipe. Any failure in
     the child (an exception, a crash, a kill) yields ``None`` from ``collect`` so the caller
     validates in-process and the user sees exactly what a sequential run would show.
     """
 
-    def __init__(self, vframe: pd.DataFrame, checks: CheckSpec, previous: dict | None, columns: list[str]):
+    def __init__(
+        self,
+        frame: pd.DataFrame,
+        vframe: pd.DataFrame,
+        checks: CheckSpec,
+        previous: dict | None,
+        columns: list[str],
+    ):
         ctx = mp.get_context("fork")
         self._recv, send = ctx.Pipe(duplex=False)
 
         def run() -> None:
             try:
-                payload: Any = _validate_pandera(vframe, checks, previous, columns)
+                # the drift profile rides along: it costs the parent nothing while GE runs there
+                payload: Any = (
+                    _validate_pandera(vframe, checks, previous, columns),
+                    profile(frame, view=vframe),
+                )
             except BaseException:  # reported by the in-process rerun, with its real traceback
                 payload = None
             try:
@@ -211,14 +252,17 @@ class _PanderaChild:
         self._proc.start()
         send.close()  # the parent keeps only the reading end, so a dead child reads as EOF
 
-    def collect(self) -> list[CheckResult] | None:
+    def collect(self) -> tuple[list[CheckResult] | None, dict[str, Any] | None]:
+        """(pandera's results, the batch profile), or (None, None) if the child failed."""
         try:
             payload = self._recv.recv()
         except (EOFError, OSError):
             payload = None
         self._recv.close()
         self.close()
-        return payload if isinstance(payload, list) else None
+        if isinstance(payload, tuple) and len(payload) == 2 and isinstance(payload[0], list):
+            return payload[0], payload[1]
+        return None, None
 
     def close(self) -> None:
         """Reap the child; one still running (the parent failed first) is stopped, not left behind."""

@@ -78,7 +78,6 @@ def compile_schema(spec: CheckSpec, *, previous: dict | None = None, columns: li
     cols: dict[str, _Col] = {}
     frame_checks: list[Any] = []
     idx = CheckIndex()
-    compound: list[str] | None = None
 
     def col(name: str, check_name: str) -> _Col:
         idx.referenced.setdefault(name, []).append(check_name)
@@ -111,15 +110,13 @@ def compile_schema(spec: CheckSpec, *, previous: dict | None = None, columns: li
             if len(check.columns) == 1:
                 c = col(check.columns[0], name)
                 c.unique, c.unique_name = True, name
-            elif compound is None:
-                compound = list(check.columns)
-                idx.compound_unique = name
+            else:
+                # a registered check rather than the schema's ``unique=``: it shares the key
+                # columns' codes with completeness (and GE) instead of hashing them again
+                idx.compound_unique = idx.compound_unique or name  # schemas saved with ``unique=``
                 for k in check.columns:
                     col(k, name)
-            else:
-                raise ConfigError(
-                    f"check {name!r}: pandera supports one compound key per table; merge the keys"
-                )
+                frame(pa.Check.autodata_unique_key(columns=list(check.columns)), name)
         elif isinstance(check, RangeCheck):
             c = col(check.column, name)
             if isinstance(check.min, dt.date) or isinstance(check.max, dt.date):
@@ -186,7 +183,6 @@ def compile_schema(spec: CheckSpec, *, previous: dict | None = None, columns: li
     schema = pa.DataFrameSchema(
         schema_cols,
         checks=frame_checks,
-        unique=compound,
         strict=spec.strict_columns,
         name=spec.name,
     )

@@ -92,7 +92,7 @@ def test_every_fault_is_caught_by_both_engines_and_named(fault, stocks_2024, sto
 
 def test_row_level_faults_blame_the_same_rows_on_both_engines(stocks_2024, stock_spec):
     bad = stocks_2024.copy()
-    rows = list(range(3, 3 + 2 * 30, 2))  # more rows than GE's first (SUMMARY) pass lists
+    rows = list(range(3, 3 + 2 * 30, 2))  # more rows than GE's first (BASIC) pass lists examples of
     bad.loc[rows, "high"] = bad.loc[rows, "low"] - 1
     res = enforce(bad, stock_spec, policy="quarantine")
     blamed = {r.engine: r.failing_index for r in res.checks if r.check == "compare:high>=low"}
@@ -245,7 +245,22 @@ def test_parallel_engines_give_the_sequential_result(stocks_2024, stock_spec):
     pd.testing.assert_frame_equal(par.quarantined, seq.quarantined)
 
 
-def test_parallel_run_raises_the_sequential_error(stocks_2024):
+def test_parallel_run_raises_the_sequential_error(stocks_2024, stock_spec, monkeypatch):
+    from prefect_autodata.expectations import to_pandera
+
+    def broken(*args, **kwargs):
+        raise ConfigError("check 'x': pandera cannot compile this")
+
+    monkeypatch.setattr(to_pandera, "compile_schema", broken)  # the forked child inherits it
+    messages = []
+    for parallel in (False, True):
+        with pytest.raises(ConfigError) as err:
+            enforce(stocks_2024, stock_spec, parallel=parallel)
+        messages.append(str(err.value))
+    assert messages[0] == messages[1] and "pandera cannot compile" in messages[0]
+
+
+def test_two_compound_keys_blame_the_same_rows_on_both_engines(stocks_2024):
     spec = CheckSpec.model_validate(
         {
             "name": "two-keys",
@@ -255,12 +270,16 @@ def test_parallel_run_raises_the_sequential_error(stocks_2024):
             ],
         }
     )
-    messages = []
-    for parallel in (False, True):
-        with pytest.raises(ConfigError) as err:
-            enforce(stocks_2024, spec, parallel=parallel)
-        messages.append(str(err.value))
-    assert messages[0] == messages[1] and "one compound key" in messages[0]
+    bad = pd.concat([stocks_2024, stocks_2024.iloc[[5]]], ignore_index=True)
+    bad.loc[7, "close"] = bad.loc[8, "close"]
+    bad.loc[7, "ticker"] = bad.loc[8, "ticker"]
+    res = enforce(bad, spec, policy="warn")
+    by = {(r.check, r.engine): r.failing_index for r in res.checks}
+    dup = sorted({5, len(bad) - 1})
+    assert by[("unique:ticker,date", "gx")] == by[("unique:ticker,date", "pandera")] == dup
+    same_close = sorted(bad.index[bad.duplicated(["ticker", "close"], keep=False)])
+    assert 7 in same_close and 8 in same_close
+    assert by[("unique:ticker,close", "gx")] == by[("unique:ticker,close", "pandera")] == same_close
 
 
 def test_ge_result_is_the_same_with_configurations_built_once(stocks_2024, stock_spec):
