@@ -99,8 +99,29 @@ def weekday_ok(s: pd.Series) -> pd.Series:
     values = d.to_numpy()
     if values.dtype.kind != "M":  # not datetime64 (an extension dtype): pandas' own accessor
         return d.isna() | (d.dt.dayofweek < 5)
+    shared = _per_distinct_day(d, _weekday_mask)
+    if shared is not None:
+        return pd.Series(shared, index=s.index)
+    return pd.Series(_weekday_mask(values), index=s.index)
+
+
+def _weekday_mask(values: np.ndarray) -> np.ndarray:
     days = values.astype("datetime64[D]").view("i8")
-    return pd.Series(np.isnat(values) | ((days + 3) % 7 < 5), index=s.index)
+    return np.isnat(values) | ((days + 3) % 7 < 5)
+
+
+def _per_distinct_day(d: pd.Series, fn) -> np.ndarray | None:
+    """``fn`` (a mask over datetime64 values, NaT included) evaluated once per distinct day and spread
+    through the day codes shared with completeness and uniqueness; ``None`` when that does not pay
+    (short columns, or not whole days)."""
+    if len(d) < 10_000 or not isinstance(d.dtype, np.dtype) or d.dtype.kind != "M":
+        return None
+    name = d.name if isinstance(d.name, str) else "__value__"
+    uniques, codes = _key_codes(d.to_frame(name), name, {})
+    if len(uniques) * 2 > len(d):
+        return None
+    answers = fn(np.append(uniques.to_numpy(), np.datetime64("NaT")).astype(d.dtype))
+    return answers[codes]  # code -1 (NaT) picks the appended last answer
 
 
 def compare_ok(df: pd.DataFrame, left: str, op: str, right: str) -> pd.Series:
@@ -126,6 +147,18 @@ def range_ok(s: pd.Series, lo: Any, hi: Any) -> pd.Series:
         v = to_dates(s)
         lo = pd.Timestamp(lo) if lo is not None else None
         hi = pd.Timestamp(hi) if hi is not None else None
+
+        def inside(values: np.ndarray) -> np.ndarray:
+            ok = np.ones(len(values), dtype=bool)
+            if lo is not None:
+                ok &= values >= lo.to_datetime64()
+            if hi is not None:
+                ok &= values <= hi.to_datetime64()
+            return ok | np.isnat(values)
+
+        shared = _per_distinct_day(v, inside) if s.isna().sum() == v.isna().sum() else None
+        if shared is not None:
+            return pd.Series(shared, index=s.index)
     else:
         v = pd.to_numeric(s, errors="coerce")
     ok = pd.Series(True, index=s.index)
