@@ -376,3 +376,18 @@ def test_cli_report_prints_latest_summary(stocks_2024, stock_spec, workspace):
         and "no expectation report" in missing.stderr
         and "Traceback" not in missing.stderr
     )
+
+
+def test_ge_native_expectations_keep_their_names_and_run_our_pandas_kernels(stock_spec):
+    from great_expectations.expectations.registry import _registered_metrics
+
+    from prefect_autodata.expectations.to_gx import compile_suite, gx_context
+
+    gx_context()
+    providers = {
+        name: _registered_metrics[f"{name}.condition"]["providers"]["PandasExecutionEngine"][1].__name__
+        for name in ("compound_columns.unique", "column_values.match_regex")
+    }
+    assert providers == {"compound_columns.unique": "unique_rows", "column_values.match_regex": "match_regex"}
+    types = {e["type"] for e in compile_suite(stock_spec)["expectations"]}
+    assert {"expect_compound_columns_to_be_unique", "expect_column_values_to_match_regex"} <= types
