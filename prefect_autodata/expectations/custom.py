@@ -545,6 +545,10 @@ def register_pandera() -> None:
     def autodata_logical_type(s: pd.Series, *, dtype: str) -> bool:
         return type_matches(logical_type(s), dtype)
 
+    @extensions.register_check_method(statistics=["pattern"], supported_types=pd.Series)
+    def autodata_regex(s: pd.Series, *, pattern: str) -> pd.Series:
+        return regex_match(s, pattern)
+
     @extensions.register_check_method(statistics=["max_fraction"], supported_types=pd.Series)
     def autodata_null_fraction(s: pd.Series, *, max_fraction: float) -> bool:
         return bool(len(s) == 0 or s.isna().mean() <= max_fraction)
@@ -650,20 +654,33 @@ def _faster_native_kernels() -> None:
 
 
 def regex_contains(s: pd.Series, pattern: str) -> pd.Series:
-    """``s.astype(str).str.contains(pattern)``, evaluated once per distinct value.
+    """``s.astype(str).str.contains(pattern)`` (GE's regex test), evaluated once per distinct value.
 
     A key-like text column repeats a few hundred values over millions of rows; matching the
     distinct values and spreading the answers through the (shared) codes gives the same result
     for a fraction of the regex work. Columns with nulls or mostly distinct values use pandas.
     """
+    spread = _per_distinct_text(s, lambda u: u.astype(str).str.contains(pattern), with_nulls=False)
+    return s.astype(str).str.contains(pattern) if spread is None else spread
+
+
+def regex_match(s: pd.Series, pattern: str) -> pd.Series:
+    """``s.str.match(pattern)`` (pandera's ``str_matches``; nulls False), once per distinct value."""
+    spread = _per_distinct_text(s, lambda u: u.str.match(pattern), with_nulls=True)
+    return s.str.match(pattern) if spread is None else spread
+
+
+def _per_distinct_text(s: pd.Series, fn, *, with_nulls: bool) -> pd.Series | None:
+    """``fn`` (a boolean test of a text Series) on the distinct values, spread through the shared
+    codes; nulls answer False. ``None`` where that does not pay or cannot be exact."""
     if not pd.api.types.is_string_dtype(s.dtype) or len(s) < 10_000:
-        return s.astype(str).str.contains(pattern)
+        return None
     name = s.name if isinstance(s.name, str) else "__value__"
     uniques, codes = _key_codes(s.to_frame(name), name, {})
-    if len(uniques) * 2 > len(s) or (codes < 0).any():
-        return s.astype(str).str.contains(pattern)
-    hits = pd.Series(uniques).astype(str).str.contains(pattern).to_numpy(dtype=bool)
-    return pd.Series(hits[codes], index=s.index)
+    if len(uniques) * 2 > len(s) or (not with_nulls and (codes < 0).any()):
+        return None
+    hits = fn(pd.Series(uniques)).fillna(False).to_numpy(dtype=bool)
+    return pd.Series(np.append(hits, False)[codes], index=s.index)  # code -1 (null) -> False
 
 
 @cache

@@ -1,7 +1,8 @@
 """CheckSpec -> pandera ``DataFrameSchema`` (saved as YAML under the workspace's ``schemas/``).
 
-Native pandera forms are used where they exist (required columns, nullability, uniqueness,
-``in_range``/``isin``/``str_matches``); everything else is a check registered in
+Native pandera forms are used where they exist (required columns, nullability, single-column
+uniqueness, ``in_range``/``isin``); everything else, and the compound key and regex checks (which
+reuse the key codes the engines share), is a check registered in
 ``custom.register_pandera`` so it survives ``to_yaml``/``from_yaml``. ``check_index`` maps each
 pandera failure back to the CheckSpec check name; it depends only on the spec, so it also
 explains failures of a schema reloaded from disk.
@@ -134,7 +135,8 @@ def compile_schema(spec: CheckSpec, *, previous: dict | None = None, columns: li
         elif isinstance(check, AllowedValuesCheck):
             add(col(check.column, name), pa.Check.isin(list(check.values)), name)
         elif isinstance(check, RegexCheck):
-            add(col(check.column, name), pa.Check.str_matches(check.pattern), name)
+            # registered rather than ``str_matches``: the same ``str.match``, once per distinct value
+            add(col(check.column, name), pa.Check.autodata_regex(pattern=check.pattern), name)
         elif isinstance(check, CompareCheck):
             col(check.left, name)
             col(check.right, name)

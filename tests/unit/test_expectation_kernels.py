@@ -73,6 +73,19 @@ def test_regex_contains_is_the_native_pandas_answer(shared):
 
 
 @pytest.mark.parametrize("shared", [False, True])
+def test_regex_match_is_pandas_str_match_with_nulls(shared):
+    s = _frame()["ticker"]
+    for col in (s, s.astype(object)):
+        if shared:
+            with custom.shared_intermediates():
+                got = custom.regex_match(col, PATTERN)
+        else:
+            got = custom.regex_match(col, PATTERN)
+        expected = col.str.match(PATTERN).fillna(False).astype(bool)
+        np.testing.assert_array_equal(got.to_numpy(dtype=bool), expected.to_numpy())
+
+
+@pytest.mark.parametrize("shared", [False, True])
 def test_weekday_and_date_range_are_the_pandas_answers(shared):
     d = _frame()["date"]
     lo, hi = dt.date(1990, 1, 1), dt.date(2020, 12, 31)
