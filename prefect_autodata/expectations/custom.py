@@ -523,6 +523,23 @@ def profile(df: pd.DataFrame, *, view: pd.DataFrame | None = None) -> dict[str, 
     }
 
 
+def null_rates(df: pd.DataFrame, max_null_rates: dict[str, float]) -> dict[str, Any]:
+    """Each column's null rate against its bound (drift: the previous rate plus the allowed increase).
+
+    A column the batch lacks counts as over its bound (the schema check says why).
+    """
+    n = len(df)
+    columns: dict[str, dict[str, Any]] = {}
+    for col, bound in max_null_rates.items():
+        if col not in df.columns:
+            columns[col] = {"null_rate": None, "max": bound, "ok": False}
+            continue
+        rate = round(float(df[col].isna().sum()) / n, 6) if n else 0.0
+        columns[col] = {"null_rate": rate, "max": bound, "ok": rate <= bound}
+    over = [c for c, v in columns.items() if not v["ok"]]
+    return {"success": not over, "over": over, "columns": columns}
+
+
 def _plain(x: Any) -> Any:
     if isinstance(x, pd.Timestamp):
         return x.date().isoformat() if x == x.normalize() else x.isoformat()
@@ -838,6 +855,11 @@ def register_gx() -> dict[str, type]:
         ),
     )
     _table_metric(
+        "table.autodata_null_rates",
+        ("max_null_rates",),
+        lambda df, max_null_rates: null_rates(df, max_null_rates or {}),
+    )
+    _table_metric(
         "table.autodata_schema_drift",
         ("previous_columns",),
         lambda df, previous_columns: schema_drift(df, previous_columns),
@@ -999,6 +1021,45 @@ def register_gx() -> dict[str, type]:
 
         def _validate(self, metrics, runtime_configuration=None, execution_engine=None):
             m = metrics["table.autodata_schema_drift"]
+            return {"success": bool(m["success"]), "result": {"observed_value": m}}
+
+    class ExpectTableNullRatesToStayWithin(BatchExpectation):
+        """Expect each column's null rate to stay within its bound (drift against the previous run).
+
+        One expectation for every column of a drift check instead of one per column: the answers
+        are split back into one result per column (``drift:null_rate:<column>``).
+        """
+
+        max_null_rates: dict
+        metric_dependencies = ("table.autodata_null_rates",)
+        success_keys = ("max_null_rates",)
+
+        @classmethod
+        @renderer(renderer_type=LegacyRendererType.PRESCRIPTIVE)
+        def _prescriptive_renderer(cls, configuration=None, result=None, runtime_configuration=None, **kw):
+            bounds = _kwargs(configuration, result).get("max_null_rates") or {}
+            return _sentence(
+                "Null rates of $n columns must stay within the previous run's rate plus the allowed increase.",
+                {"n": len(bounds)},
+                runtime_configuration,
+            )
+
+        @classmethod
+        @renderer(renderer_type=LegacyDiagnosticRendererType.OBSERVED_VALUE)
+        def _diagnostic_observed_value_renderer(
+            cls, configuration=None, result=None, runtime_configuration=None, **kw
+        ):
+            m = _observed(result)
+            cols = m.get("columns") or {}
+            over = [
+                f"{c} {_n(round(100 * (v.get('null_rate') or 0), 3))}% > {_n(round(100 * v['max'], 3))}%"
+                for c, v in cols.items()
+                if not v.get("ok")
+            ]
+            return ("over: " + ", ".join(over)) if over else (f"{len(cols)} columns within" if m else "--")
+
+        def _validate(self, metrics, runtime_configuration=None, execution_engine=None):
+            m = metrics["table.autodata_null_rates"]
             return {"success": bool(m["success"]), "result": {"observed_value": m}}
 
     _faster_native_kernels()

@@ -58,6 +58,11 @@ ROW_LEVEL_TYPES = frozenset(
 )
 
 
+#: meta key of an expectation whose answer validate_gx splits into one result per column (the
+#: value is the check-name prefix; the observed value lists the columns)
+PER_COLUMN = "autodata_per_column"
+
+
 def _jsonable(v: Any) -> Any:
     if isinstance(v, dt.date):
         return v.isoformat()
@@ -199,14 +204,24 @@ def _drift(check: DriftCheck, previous: dict | None, columns: list[str] | None) 
         )
     prev_cols = previous.get("columns") or {}
     if check.max_null_rate_increase is not None:
+        bounds = {}
         for col, info in prev_cols.items():
             if columns is not None and col not in columns:
                 continue  # reported once by drift:columns instead
             allowed = min(1.0, float(info.get("null_rate") or 0.0) + check.max_null_rate_increase)
-            if allowed >= 1.0:
-                continue
-            kw = {"column": col, "mostly": round(1.0 - allowed, 6)}
-            out.append(_exp("expect_column_values_to_not_be_null", check, kw, f"{base}:null_rate:{col}"))
+            if allowed < 1.0:
+                bounds[col] = round(allowed, 6)
+        if bounds:
+            # one expectation for all columns (GE's fixed cost is per expectation); validate_gx
+            # splits its answer into one result per column, named as pandera names them
+            exp = _exp(
+                "expect_table_null_rates_to_stay_within",
+                check,
+                {"max_null_rates": bounds},
+                f"{base}:null_rate",
+            )
+            exp["meta"][PER_COLUMN] = f"{base}:null_rate:"
+            out.append(exp)
     if check.columns and prev_cols:
         types = {c: info.get("type", "mixed") for c, info in prev_cols.items()}
         out.append(
@@ -460,6 +475,7 @@ def suite_columns(frame: pd.DataFrame, suite) -> pd.DataFrame:
                 named.add(kw[key])
         named.update(c for c in kw.get("column_list") or [] if isinstance(c, str))
         named.update(k for k in (kw.get("keys") or {}) if isinstance(k, str))
+        named.update(k for k in (kw.get("max_null_rates") or {}) if isinstance(k, str))
     keep = [c for c in frame.columns if c in named]
     return frame if len(keep) == len(frame.columns) else frame[keep]
 
@@ -481,9 +497,13 @@ def validate_gx(
     indexes = _failing_indexes(frame, res, spec.name)
     grouped: dict[str, dict[str, Any]] = {}
     order: list[str] = []
+    per_column: list[CheckResult] = []
     for r in res.results:
         cfg = r.expectation_config
         meta = cfg.meta or {}
+        if meta.get(PER_COLUMN):
+            per_column += _split_per_column(r, meta)
+            continue
         name = meta.get("autodata_check") or cfg.type
         if name not in grouped:
             order.append(name)
@@ -542,7 +562,41 @@ def validate_gx(
                 message="; ".join(g["msg"]),
             )
         )
-    return out, res
+    return out + per_column, res
+
+
+def _split_per_column(r, meta: dict) -> list[CheckResult]:
+    """One CheckResult per column from a per-column table expectation (drift null rates)."""
+    cfg = r.expectation_config
+    prefix = meta[PER_COLUMN]
+    exc = (r.exception_info or {}) if isinstance(r.exception_info, dict) else {}
+    observed = ((r.result or {}).get("observed_value") or {}).get("columns") or {}
+    out = []
+    for col in (cfg.kwargs or {}).get("max_null_rates") or {}:
+        info = observed.get(col)
+        raised = bool(exc.get("raised_exception"))
+        passed = bool(info and info.get("ok")) and not raised
+        out.append(
+            CheckResult(
+                check=f"{prefix}{col}",
+                kind=meta.get("kind", "drift"),
+                engine="gx",
+                passed=passed,
+                severity=meta.get("severity", "error"),
+                observed=_plain_json(info) if info else ("error" if raised else None),
+                failing_rows=0,
+                failing_index=[],
+                native=cfg.type,
+                message=""
+                if passed
+                else (
+                    f"{cfg.type} raised: {str(exc.get('exception_message'))[:200]}"
+                    if raised
+                    else f"{cfg.type} failed"
+                ),
+            )
+        )
+    return out
 
 
 def _plain_json(v: Any) -> Any:

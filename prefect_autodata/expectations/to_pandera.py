@@ -106,7 +106,12 @@ def compile_schema(spec: CheckSpec, *, previous: dict | None = None, columns: li
             if check.max_null_fraction == 0:
                 c.nullable, c.nullable_name = False, name
             else:
-                add(c, pa.Check.autodata_null_fraction(max_fraction=check.max_null_fraction), name)
+                # ignore_na=False: pandera would otherwise hand the check the column without its nulls
+                add(
+                    c,
+                    pa.Check.autodata_null_fraction(max_fraction=check.max_null_fraction, ignore_na=False),
+                    name,
+                )
         elif isinstance(check, UniqueCheck):
             if len(check.columns) == 1:
                 c = col(check.columns[0], name)
@@ -212,7 +217,7 @@ def _drift(check: DriftCheck, previous, columns, cols, frame, idx: CheckIndex, p
             n = f"{base}:null_rate:{name}"
             idx.kinds[n] = ("drift", check.severity)
             c = cols.setdefault(name, _Col())
-            c.checks.append(pa.Check.autodata_null_fraction(max_fraction=round(allowed, 6)))
+            c.checks.append(pa.Check.autodata_null_fraction(max_fraction=round(allowed, 6), ignore_na=False))
             c.names.append(n)
     if check.columns and prev_cols:
         n = f"{base}:columns"

@@ -213,10 +213,18 @@ def test_drift_against_previous_run(stocks_2024, stock_spec):
     assert same.status == "passed"
     drifted = stocks_2024.iloc[: len(stocks_2024) // 3].drop(columns=["divCash"]).assign(extra=1)
     drifted = drifted.assign(adjVolume=drifted["adjVolume"].astype(str))
+    drifted.loc[drifted.index[::10], "adjClose"] = None  # 10% nulls where there were none (5% allowed)
     res = enforce(drifted, stock_spec, previous=prev, policy="warn")
     for engine in ("gx", "pandera"):
         failed = {r.check for r in res.checks if r.engine == engine and not r.passed}
-        assert {"drift:row_count", "drift:columns"} <= failed, (engine, failed)
+        assert {"drift:row_count", "drift:columns", "drift:null_rate:adjClose"} <= failed, (engine, failed)
+        assert "drift:null_rate:close" not in failed
+    rates = {(r.check, r.engine): r.passed for r in res.checks if r.check.startswith("drift:null_rate:")}
+    assert (
+        {c for c, _ in rates} == {c for c, e in rates if e == "gx"} == {c for c, e in rates if e == "pandera"}
+    )
+    over = next(r for r in res.checks if r.check == "drift:null_rate:adjClose" and r.engine == "gx").observed
+    assert over == {"null_rate": 0.1, "max": 0.05, "ok": False}
     cols = next(r for r in res.checks if r.check == "drift:columns" and r.engine == "gx").observed
     assert cols["new"] == ["extra"] and cols["missing"] == ["divCash"] and "adjVolume" in cols["retyped"]
 
@@ -391,3 +399,15 @@ def test_ge_native_expectations_keep_their_names_and_run_our_pandas_kernels(stoc
     assert providers == {"compound_columns.unique": "unique_rows", "column_values.match_regex": "match_regex"}
     types = {e["type"] for e in compile_suite(stock_spec)["expectations"]}
     assert {"expect_compound_columns_to_be_unique", "expect_column_values_to_match_regex"} <= types
+
+
+@pytest.mark.parametrize(("every", "fails"), [(5, True), (20, False)])  # 20% or 5% nulls, 10% tolerated
+def test_tolerated_null_fraction_is_judged_alike_by_both_engines(stocks_2024, every, fails):
+    spec = CheckSpec.model_validate(
+        {"name": "nulls", "checks": [{"kind": "not_null", "column": "close", "max_null_fraction": 0.1}]}
+    )
+    bad = stocks_2024.copy()
+    bad.loc[bad.index[::every], "close"] = None
+    res = enforce(bad, spec, policy="warn")
+    verdicts = {r.engine: r.passed for r in res.checks if r.check == "not_null:close"}
+    assert verdicts == {"gx": not fails, "pandera": not fails}

@@ -107,6 +107,9 @@ def test_every_kind_compiles_to_a_typed_expectation():
     assert by_check["weekdays:date"] == ["expect_column_values_to_be_weekdays"]
     assert by_check["drift:row_count"] == ["expect_table_row_count_to_be_between"]
     assert by_check["drift:columns"] == ["expect_table_schema_to_match_previous"]
+    assert by_check["drift:null_rate"] == ["expect_table_null_rates_to_stay_within"]
+    rates = next(e for e in suite["expectations"] if e["meta"]["autodata_check"] == "drift:null_rate")
+    assert rates["kwargs"] == {"max_null_rates": {"close": 0.05}}
     row = next(e for e in suite["expectations"] if e["meta"]["autodata_check"] == "drift:row_count")
     assert row["kwargs"] == {"min_value": 50, "max_value": 150}
     # without a previous profile there is nothing to drift from
