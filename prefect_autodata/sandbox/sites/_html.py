@@ -1,4 +1,4 @@
-"""Shared helpers for sandbox sites: page chrome, lazy per-site indexes, tiny PDFs, 404 pages.
+"""Shared helpers for sandbox sites: page chrome, lazy per-site indexes, tiny PDFs, 404 pages, file routes.
 
 Sites render root-relative links with the ``/<real host>`` prefix, so a sandbox URL maps to the real
 one by dropping ``http://127.0.0.1:PORT/`` and prepending ``https://``.
@@ -9,11 +9,12 @@ from __future__ import annotations
 import html
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Generic, TypeVar
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
+from starlette.routing import BaseRoute, Mount
 
 from prefect_autodata.sandbox.data import data_dir, load_table
 
@@ -49,6 +50,15 @@ def page(
 
 def html_response(text: str, status_code: int = 200) -> HTMLResponse:
     return HTMLResponse(text, status_code=status_code)
+
+
+def bare_page(title: str, body: str, status_code: int = 200) -> HTMLResponse:
+    """The minimal one-line document of the API-backed sites (FanGraphs, NBA, Tiingo); ``body`` holds any nav."""
+    return HTMLResponse(
+        f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title></head>'
+        f"<body>{body}</body></html>",
+        status_code=status_code,
+    )
 
 
 def not_found(request: Request, site: str = "") -> HTMLResponse:
@@ -136,6 +146,25 @@ def bib_value(text: str) -> str:
     return text
 
 
+def comma_names(authors: str | None) -> list[str]:
+    """``"A B, C D"`` → ``["A B", "C D"]`` (the stored author list; blank entries dropped)."""
+    return [a.strip() for a in (authors or "").split(",") if a.strip()]
+
+
+def display_names(authors: str) -> list[str]:
+    """BibTeX ``Last, First and ...`` → ``["First Last", ...]`` as the proceedings sites show them."""
+    out = []
+    for part in re.split(r"\s+and\s+", (authors or "").strip()):
+        part = part.strip()
+        if not part:
+            continue
+        if "," in part:
+            last, first = part.split(",", 1)
+            part = f"{first.strip()} {last.strip()}".strip()
+        out.append(part)
+    return out
+
+
 def cite_key(authors: str, year: int, title: str) -> str:
     """A BibTeX key like the real sites build: first author's surname + year + first title word."""
     first = (authors or "anon").split(" and ")[0].split(",")[0].strip()
@@ -176,3 +205,55 @@ def split_url(url: str, host: str) -> str | None:
     if not m or m.group(1).lower() != host.lower():
         return None
     return m.group(2) or "/"
+
+
+# What a stored file link is, by the ground-truth column that holds it.
+FILE_KINDS = {"paper_link": "paper", "bibtex_link": "bibtex", "supp_link": "supp"}
+
+
+def register_files(files: dict[str, tuple[str, dict]], rec: dict, host: str, cols: Iterable[str]) -> None:
+    """Index the record's file links on ``host`` (path → (kind, record)); the first record for a path wins."""
+    for col in cols:
+        path = split_url(rec.get(col) or "", host)
+        if path:
+            files.setdefault(path, (FILE_KINDS[col], rec))
+
+
+def file_handler(
+    host: str,
+    index: LazyIndex,
+    *,
+    paper_page: Callable[[dict], str] | None = None,
+    bibtex: Callable[[dict], str] | None = None,
+) -> Callable[[Request], Awaitable[Response]]:
+    """A site's ``/{path:path}`` route: the paper page at that path (``index.pages``, when the site
+    renders them there), else the stored file (the site's BibTeX for a ``.bib`` link when it writes
+    one, else PDF/ZIP bytes), else the site's 404."""
+
+    async def handler(request: Request) -> Response:
+        path = "/" + request.path_params["path"]
+        idx = index.get()
+        if paper_page is not None:
+            rec = idx.pages.get(path)
+            if rec is not None:
+                return html_response(paper_page(rec))
+        hit = idx.files.get(path)
+        if hit is None:
+            return not_found(request, host)
+        return file_hit(path, hit, bibtex)
+
+    return handler
+
+
+def file_hit(path: str, hit: tuple[str, dict], bibtex: Callable[[dict], str] | None = None) -> Response:
+    """The bytes of a stored file link found by ``register_files``: a ``bibtex_link`` is the site's BibTeX
+    when it writes one (``bibtex``); otherwise every file is PDF/ZIP bytes by its name."""
+    kind, rec = hit
+    if kind == "bibtex" and bibtex is not None:
+        return bibtex_response(bibtex(rec))
+    return file_response(path.rsplit("/", 1)[-1], rec["title"])
+
+
+def mounted(prefix: str, *routes: BaseRoute) -> list[BaseRoute]:
+    """A site's routes under its ``/<real host>`` prefix, as ``routes(ctx)`` returns them."""
+    return [Mount(prefix, routes=list(routes))]

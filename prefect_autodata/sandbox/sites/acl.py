@@ -15,17 +15,20 @@ from dataclasses import dataclass, field
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
-from starlette.routing import BaseRoute, Mount, Route
+from starlette.routing import BaseRoute, Route
 
 from prefect_autodata.sandbox.sites._html import (
+    FILE_KINDS,
     LazyIndex,
-    bibtex_response,
+    display_names,
     esc,
-    file_response,
+    file_hit,
     html_response,
+    mounted,
     not_found,
     page,
     papers_for,
+    register_files,
     split_url,
 )
 
@@ -61,20 +64,6 @@ def volume_id(anth_id: str) -> str:
         width = 2 if m.group(1) == "W" else 1
         return f"{m.group(1)}{m.group(2)}-{m.group(3)[:width]}"
     return anth_id.rsplit("-", 1)[0] if "-" in anth_id else anth_id
-
-
-def display_names(authors: str) -> list[str]:
-    """BibTeX ``Last, First and ...`` → ``["First Last", ...]`` as the anthology shows them."""
-    out = []
-    for part in re.split(r"\s+and\s+", (authors or "").strip()):
-        part = part.strip()
-        if not part:
-            continue
-        if "," in part:
-            last, first = part.split(",", 1)
-            part = f"{first.strip()} {last.strip()}".strip()
-        out.append(part)
-    return out
 
 
 def _slug(name: str) -> str:
@@ -119,10 +108,7 @@ def _build() -> _Index:
         rec["_volume"] = key
         vol.papers.append(rec)
         idx.papers[aid] = rec
-        for col, kind in (("paper_link", "paper"), ("bibtex_link", "bibtex"), ("supp_link", "supp")):
-            path = split_url(rec.get(col) or "", HOST)
-            if path:
-                idx.files.setdefault(path, (kind, rec))
+        register_files(idx.files, rec, HOST, FILE_KINDS)
     return idx
 
 
@@ -366,10 +352,7 @@ async def catch_all(request: Request) -> Response:
     idx = INDEX.get()
     hit = idx.files.get(path)
     if hit is not None:
-        kind, rec = hit
-        if kind == "bibtex":
-            return bibtex_response(bibtex_text(rec))
-        return file_response(path.rsplit("/", 1)[-1], rec["title"])
+        return file_hit(path, hit, bibtex_text)
     aid = path.strip("/")
     rec = idx.papers.get(aid)
     if rec is None:
@@ -380,15 +363,11 @@ async def catch_all(request: Request) -> Response:
 
 
 def routes(ctx) -> list[BaseRoute]:
-    return [
-        Mount(
-            P,
-            routes=[
-                Route("/", home),
-                Route("/venues/{venue}/", venue_page),
-                Route("/events/{event}/", event_page),
-                Route("/volumes/{vid}/", volume_page),
-                Route("/{path:path}", catch_all),
-            ],
-        )
-    ]
+    return mounted(
+        P,
+        Route("/", home),
+        Route("/venues/{venue}/", venue_page),
+        Route("/events/{event}/", event_page),
+        Route("/volumes/{vid}/", volume_page),
+        Route("/{path:path}", catch_all),
+    )

@@ -16,17 +16,20 @@ from dataclasses import dataclass, field
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Mount, Route
+from starlette.routing import BaseRoute, Route
 
 from prefect_autodata.sandbox.sites._html import (
     LazyIndex,
     bib_value,
+    comma_names,
     esc,
-    file_response,
+    file_handler,
     html_response,
+    mounted,
     not_found,
     page,
     papers_for,
+    register_files,
     split_url,
 )
 
@@ -60,7 +63,7 @@ class _Conf:
 class _Index:
     confs: dict[str, _Conf] = field(default_factory=dict)
     pages: dict[str, dict] = field(default_factory=dict)
-    files: dict[str, dict] = field(default_factory=dict)
+    files: dict[str, tuple[str, dict]] = field(default_factory=dict)
     rendered: dict[str, str] = field(default_factory=dict)
 
 
@@ -99,10 +102,7 @@ def _build() -> _Index:
             conf = idx.confs[name] = _Conf(rec["abbr"], rec["year"], rec["conference"])
         conf.papers.append(rec)
         idx.pages[rec["_html"]] = rec
-        for col in ("paper_link", "supp_link"):
-            path = split_url(rec.get(col) or "", HOST)
-            if path:
-                idx.files.setdefault(path, rec)
+        register_files(idx.files, rec, HOST, ("paper_link", "supp_link"))
     for conf in idx.confs.values():
         _day_split(conf)
     return idx
@@ -140,7 +140,7 @@ def booktitle(conference: str) -> str:
 
 
 def _bib_authors(authors: str) -> str:
-    names = [a.strip() for a in (authors or "").split(",") if a.strip()]
+    names = comma_names(authors)
     out = []
     for n in names:
         parts = n.split()
@@ -149,7 +149,7 @@ def _bib_authors(authors: str) -> str:
 
 
 def bibtex_text(rec: dict) -> str:
-    names = [a.strip() for a in (rec["authors"] or "").split(",") if a.strip()]
+    names = comma_names(rec["authors"])
     surname = re.sub(r"[^A-Za-z]", "", names[0].split()[-1]) if names else "Anonymous"
     return (
         f"@InProceedings{{{surname}_{rec['year']}_{rec['abbr']},\n"
@@ -173,7 +173,7 @@ def _links(rec: dict) -> str:
 
 
 def _entry(rec: dict, listing: str) -> str:
-    names = [a.strip() for a in (rec["authors"] or "").split(",") if a.strip()]
+    names = comma_names(rec["authors"])
     forms = "\n".join(
         f'<form id="form-{esc(re.sub(r"[^A-Za-z0-9]+", "-", n))}" action="{P}/{listing}" method="post" '
         f'class="authsearch"><input type="hidden" name="query_author" value="{esc(n)}">'
@@ -259,27 +259,14 @@ def _paper_page(rec: dict) -> str:
     return page(f"{rec['abbr']} {rec['year']} Open Access Repository", _chrome(body), head=_HEAD)
 
 
-async def catch_all(request: Request) -> Response:
-    path = "/" + request.path_params["path"]
-    idx = INDEX.get()
-    rec = idx.pages.get(path)
-    if rec is not None:
-        return html_response(_paper_page(rec))
-    rec = idx.files.get(path)
-    if rec is not None:
-        return file_response(path.rsplit("/", 1)[-1], rec["title"])
-    return not_found(request, HOST)
+catch_all = file_handler(HOST, INDEX, paper_page=_paper_page)
 
 
 def routes(ctx) -> list[BaseRoute]:
-    return [
-        Mount(
-            P,
-            routes=[
-                Route("/", menu),
-                Route("/menu", menu),
-                Route("/{name:str}", listing),
-                Route("/{path:path}", catch_all),
-            ],
-        )
-    ]
+    return mounted(
+        P,
+        Route("/", menu),
+        Route("/menu", menu),
+        Route("/{name:str}", listing),
+        Route("/{path:path}", catch_all),
+    )

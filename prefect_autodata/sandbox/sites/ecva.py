@@ -13,16 +13,17 @@ from dataclasses import dataclass, field
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import BaseRoute, Mount, Route
+from starlette.routing import BaseRoute, Route
 
 from prefect_autodata.sandbox.sites._html import (
     LazyIndex,
     esc,
-    file_response,
+    file_handler,
     html_response,
-    not_found,
+    mounted,
     page,
     papers_for,
+    register_files,
     split_url,
 )
 
@@ -45,7 +46,7 @@ def html_name(rec: dict, pdf_path: str) -> str:
 class _Index:
     years: dict[int, list[dict]] = field(default_factory=dict)
     pages: dict[str, dict] = field(default_factory=dict)
-    files: dict[str, dict] = field(default_factory=dict)
+    files: dict[str, tuple[str, dict]] = field(default_factory=dict)
     rendered: dict[str, str] = field(default_factory=dict)
 
 
@@ -61,10 +62,7 @@ def _build() -> _Index:
             continue
         idx.pages[rec["_html"]] = rec
         idx.years.setdefault(rec["year"], []).append(rec)
-        for col in ("paper_link", "supp_link", "bibtex_link"):
-            path = split_url(rec.get(col) or "", HOST)
-            if path:
-                idx.files.setdefault(path, rec)
+        register_files(idx.files, rec, HOST, ("paper_link", "supp_link", "bibtex_link"))
     return idx
 
 
@@ -162,27 +160,14 @@ def _paper_page(rec: dict) -> str:
     return page("ECVA | European Computer Vision Association", _chrome(body), head=_HEAD)
 
 
-async def catch_all(request: Request) -> Response:
-    path = "/" + request.path_params["path"]
-    idx = INDEX.get()
-    rec = idx.pages.get(path)
-    if rec is not None:
-        return html_response(_paper_page(rec))
-    rec = idx.files.get(path)
-    if rec is not None:
-        return file_response(path.rsplit("/", 1)[-1], rec["title"])
-    return not_found(request, HOST)
+catch_all = file_handler(HOST, INDEX, paper_page=_paper_page)
 
 
 def routes(ctx) -> list[BaseRoute]:
-    return [
-        Mount(
-            P,
-            routes=[
-                Route("/", home),
-                Route("/index.php", home),
-                Route("/papers.php", papers_php),
-                Route("/{path:path}", catch_all),
-            ],
-        )
-    ]
+    return mounted(
+        P,
+        Route("/", home),
+        Route("/index.php", home),
+        Route("/papers.php", papers_php),
+        Route("/{path:path}", catch_all),
+    )

@@ -13,29 +13,17 @@ from __future__ import annotations
 import html
 import math
 import re
-import threading
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
-import anyio
 import pandas as pd
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 
 from prefect_autodata.sandbox.data import load_table
-
-try:
-    import orjson
-
-    def _dumps(obj: object) -> bytes:
-        return orjson.dumps(obj)
-except ImportError:  # pragma: no cover - orjson ships with the locked environment
-    import json
-
-    def _dumps(obj: object) -> bytes:
-        return json.dumps(obj, separators=(",", ":")).encode()
-
+from prefect_autodata.sandbox.sites._api import ProcessData, clean, json_response
+from prefect_autodata.sandbox.sites._html import bare_page
 
 HOST = "/www.fangraphs.com"
 LEADERS = f"{HOST}/leaders/major-league"
@@ -96,19 +84,9 @@ class MlbData:
     seasons: tuple[int, int]
 
 
-_data: MlbData | None = None
-_lock = threading.Lock()
-
-
 def mlb_data() -> MlbData:
     """Split the wide table into per-group frames once per process."""
-    global _data
-    if _data is not None:
-        return _data
-    with _lock:
-        if _data is None:
-            _data = _build()
-    return _data
+    return _DATA.get()
 
 
 def _build() -> MlbData:
@@ -144,6 +122,9 @@ def _build() -> MlbData:
             tid, str(r.Team), nickname, slug, int(span.loc[tid, "min"]), int(span.loc[tid, "max"])
         )
     return MlbData(frames, teams, slugs, (int(m["Season"].min()), last_season))
+
+
+_DATA: ProcessData[MlbData] = ProcessData(_build)
 
 
 # ------------------------------------------------------------------------------------------- queries
@@ -242,31 +223,20 @@ def select(d: MlbData, query: Query) -> pd.DataFrame:
     )
 
 
-def _clean(v: object) -> object:
-    if isinstance(v, float):
-        if math.isnan(v):
-            return None
-        return int(v) if v.is_integer() and abs(v) < 2**53 else v
-    return v
-
-
 def _records(f: pd.DataFrame) -> list[dict]:
     cols = list(f.columns)
-    values = [[_clean(v) for v in f[c].tolist()] for c in cols]
+    values = [[clean(v) for v in f[c].tolist()] for c in cols]
     return [dict(zip(cols, row, strict=True)) for row in zip(*values, strict=True)]
 
 
 def _cell(v: object) -> str:
-    v = _clean(v)
+    v = clean(v)
     return "" if v is None else html.escape(str(v))
 
 
 def _page(title: str, body: str, status: int = 200) -> HTMLResponse:
-    return HTMLResponse(
-        f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title></head>'
-        f'<body><nav><a href="{LEADERS}">Leaders</a> <a href="{HOST}/teams">Teams</a></nav>{body}</body></html>',
-        status_code=status,
-    )
+    nav = f'<nav><a href="{LEADERS}">Leaders</a> <a href="{HOST}/teams">Teams</a></nav>'
+    return bare_page(title, nav + body, status)
 
 
 def _error(exc: _BadParam) -> Response:
@@ -276,18 +246,15 @@ def _error(exc: _BadParam) -> Response:
         "status": 400,
         "errors": {exc.field: [str(exc)]},
     }
-    return Response(_dumps(body), status_code=400, media_type="application/problem+json")
+    return json_response(body, 400, media_type="application/problem+json")
 
 
 # -------------------------------------------------------------------------------------------- routes
 
 
 def routes(ctx) -> list[BaseRoute]:
-    async def data() -> MlbData:
-        return _data if _data is not None else await anyio.to_thread.run_sync(mlb_data)
-
     async def api(request: Request) -> Response:
-        d = await data()
+        d = await _DATA.aget()
         try:
             query = parse_query(request, d)
         except _BadParam as exc:
@@ -299,10 +266,10 @@ def routes(ctx) -> list[BaseRoute]:
         for r in rows:
             r["Team"] = f'<a href="{HOST}/teams/{d.teams[r["teamid"]].slug}/stats">{r["TeamNameAbb"]}</a>'
         body = {"data": rows, "totalCount": len(f), "sortField": query.sortstat, "sortDir": query.sortdir}
-        return Response(_dumps(body), media_type="application/json")
+        return json_response(body)
 
     async def leaders(request: Request) -> Response:
-        d = await data()
+        d = await _DATA.aget()
         try:
             query = parse_query(request, d)
         except _BadParam as exc:
@@ -376,7 +343,7 @@ def routes(ctx) -> list[BaseRoute]:
         return _page(title, body)
 
     async def teams_index(request: Request) -> Response:
-        d = await data()
+        d = await _DATA.aget()
         current = sorted((t for t in d.teams.values() if t.last == d.seasons[1]), key=lambda t: t.nickname)
         past = sorted(
             (t for t in d.teams.values() if t.last != d.seasons[1]), key=lambda t: (t.abbreviation, t.first)
@@ -392,7 +359,7 @@ def routes(ctx) -> list[BaseRoute]:
         return _page("MLB Teams | FanGraphs", body)
 
     async def team_page(request: Request) -> Response:
-        d = await data()
+        d = await _DATA.aget()
         tid = d.slugs.get(request.path_params["slug"])
         if tid is None:
             return _page("Page Not Found | FanGraphs", "<h1>Team not found</h1>", 404)

@@ -14,17 +14,20 @@ from dataclasses import dataclass, field
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import BaseRoute, Mount, Route
+from starlette.routing import BaseRoute, Route
 
 from prefect_autodata.sandbox.sites._html import (
     LazyIndex,
     bib_value,
+    display_names,
     esc,
-    file_response,
+    file_handler,
     html_response,
+    mounted,
     not_found,
     page,
     papers_for,
+    register_files,
     split_url,
 )
 
@@ -45,14 +48,7 @@ def paper_key(pdf_path: str) -> tuple[int, str] | None:
 
 def display_authors(authors: str) -> str:
     """BibTeX ``Last, First and ...`` → ``First Last, ...`` as PMLR shows them."""
-    out = []
-    for part in re.split(r"\s+and\s+", (authors or "").strip()):
-        if "," in part:
-            last, first = part.split(",", 1)
-            part = f"{first.strip()} {last.strip()}"
-        if part.strip():
-            out.append(part.strip())
-    return ", ".join(out)
+    return ", ".join(name for name in display_names(authors) if name)
 
 
 @dataclass
@@ -67,7 +63,7 @@ class _Volume:
 class _Index:
     volumes: dict[int, _Volume] = field(default_factory=dict)
     pages: dict[tuple[int, str], dict] = field(default_factory=dict)
-    files: dict[str, dict] = field(default_factory=dict)
+    files: dict[str, tuple[str, dict]] = field(default_factory=dict)
     rendered: dict[int, str] = field(default_factory=dict)
 
 
@@ -85,10 +81,7 @@ def _build() -> _Index:
             vol = idx.volumes[key[0]] = _Volume(key[0], rec["year"], rec["conference"])
         vol.papers.append(rec)
         idx.pages[key] = rec
-        for col in ("paper_link", "supp_link", "bibtex_link"):
-            path = split_url(rec.get(col) or "", HOST)
-            if path:
-                idx.files.setdefault(path, rec)
+        register_files(idx.files, rec, HOST, ("paper_link", "supp_link", "bibtex_link"))
     return idx
 
 
@@ -205,23 +198,14 @@ async def paper_page(request: Request) -> Response:
     return html_response(_paper_page(rec))
 
 
-async def files(request: Request) -> Response:
-    path = "/" + request.path_params["path"]
-    rec = INDEX.get().files.get(path)
-    if rec is None:
-        return not_found(request, HOST)
-    return file_response(path.rsplit("/", 1)[-1], rec["title"])
+files = file_handler(HOST, INDEX)
 
 
 def routes(ctx) -> list[BaseRoute]:
-    return [
-        Mount(
-            P,
-            routes=[
-                Route("/", home),
-                Route("/{vol}/", volume_page),
-                Route("/{vol}/{pid}.html", paper_page),
-                Route("/{path:path}", files),
-            ],
-        )
-    ]
+    return mounted(
+        P,
+        Route("/", home),
+        Route("/{vol}/", volume_page),
+        Route("/{vol}/{pid}.html", paper_page),
+        Route("/{path:path}", files),
+    )

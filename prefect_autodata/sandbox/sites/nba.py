@@ -16,10 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import html
-import math
 import os
 import re
-import threading
 from dataclasses import dataclass
 
 import anyio
@@ -30,18 +28,8 @@ from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 
 from prefect_autodata.sandbox.data import load_table
-
-try:
-    import orjson
-
-    def _dumps(obj: object) -> bytes:
-        return orjson.dumps(obj)
-except ImportError:  # pragma: no cover - orjson ships with the locked environment
-    import json
-
-    def _dumps(obj: object) -> bytes:
-        return json.dumps(obj, separators=(",", ":")).encode()
-
+from prefect_autodata.sandbox.sites._api import ProcessData, clean, json_response
+from prefect_autodata.sandbox.sites._html import bare_page
 
 API = "/stats.nba.com/stats"
 WWW = "/www.nba.com"
@@ -95,19 +83,9 @@ def season_label(year: int) -> str:
     return f"{year}-{(year + 1) % 100:02d}"
 
 
-def _clean(v: object) -> object:
-    if v is None:
-        return None
-    if isinstance(v, float):
-        if math.isnan(v):
-            return None
-        return int(v) if v.is_integer() and abs(v) < 2**53 else v
-    return v
-
-
 def _matrix(df: pd.DataFrame, cols: list[str]) -> list[list]:
     """Rows as JSON-ready lists: NaN -> null, whole floats -> ints (the API sends 82, not 82.0)."""
-    columns = [[_clean(v) for v in df[c].tolist()] for c in cols]
+    columns = [[clean(v) for v in df[c].tolist()] for c in cols]
     return [list(r) for r in zip(*columns, strict=True)] if columns else []
 
 
@@ -154,19 +132,9 @@ class NbaData:
     player_rows: dict[int, list[list]]  # PLAYER_SEASON_HEADERS order, SEASON_ID as int
 
 
-_data: NbaData | None = None
-_lock = threading.Lock()
-
-
 def nba_data() -> NbaData:
     """Index both NBA tables once per process."""
-    global _data
-    if _data is not None:
-        return _data
-    with _lock:
-        if _data is None:
-            _data = _build()
-    return _data
+    return _DATA.get()
 
 
 def _build() -> NbaData:
@@ -220,18 +188,21 @@ def _build() -> NbaData:
         team_id, team_abbr = int(team_id), str(team_abbr)
         name = str(row.PLAYER_NAME)
         first, _, rest = name.partition(" ")
-        weight = _clean(row.PLAYER_WEIGHT)
+        weight = clean(row.PLAYER_WEIGHT)
         lo, hi, n = (int(v) for v in seasons[pid])
         info = [
             int(pid), first, rest, name, f"{rest}, {first}" if rest else first,
             re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-"),
-            _clean(row.PLAYER_BIRTHDATE), _clean(row.PLAYER_COUNTRY), _clean(row.PLAYER_HEIGHT),
+            clean(row.PLAYER_BIRTHDATE), clean(row.PLAYER_COUNTRY), clean(row.PLAYER_HEIGHT),
             None if weight is None else str(weight), n, team_id, team_abbr, str(lo), str(hi),
-            _clean(row.PLAYER_DRAFT_YEAR), _clean(row.PLAYER_DRAFT_ROUND), _clean(row.PLAYER_DRAFT_NUMBER),
+            clean(row.PLAYER_DRAFT_YEAR), clean(row.PLAYER_DRAFT_ROUND), clean(row.PLAYER_DRAFT_NUMBER),
         ]  # fmt: skip
         played = frozenset(r[PLAYER_SEASON_HEADERS.index("SEASON_ID")] for r in player_rows[pid])
         players[pid] = Player(pid, name, lo, hi, team_id, team_abbr, info, played)
     return NbaData(teams, team_rows, season_teams, players, player_rows)
+
+
+_DATA: ProcessData[NbaData] = ProcessData(_build)
 
 
 # ------------------------------------------------------------------------------------------- helpers
@@ -274,7 +245,7 @@ def _result(resource: str, params: dict, sets: list[tuple[str, list[str], list[l
         "parameters": params,
         "resultSets": [{"name": n, "headers": h, "rowSet": r} for n, h, r in sets],
     }
-    return Response(_dumps(body), media_type="application/json")
+    return json_response(body)
 
 
 def _per_game(rows: list[list], headers: list[str], counting: list[str]) -> list[list]:
@@ -324,16 +295,15 @@ def _career(rows: list[list], pid: int) -> list[list]:
     line += [tot["FG3M"], tot["FG3A"], _pct(tot["FG3M"], tot["FG3A"]), tot["FTM"], tot["FTA"]]
     line += [_pct(tot["FTM"], tot["FTA"]), tot["OREB"], tot["DREB"], tot["REB"], tot["AST"], tot["STL"]]
     line += [tot["BLK"], tot["TOV"], tot["PF"], tot["PTS"]]
-    return [[_clean(float(v)) if isinstance(v, float) else v for v in line]]
+    return [[clean(float(v)) if isinstance(v, float) else v for v in line]]
 
 
 def _page(title: str, body: str, status: int = 200) -> HTMLResponse:
-    return HTMLResponse(
-        f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title></head>'
-        f'<body><nav><a href="{WWW}/teams">Teams</a> <a href="{WWW}/players">Players</a> '
-        f'<a href="{WWW}/stats/teams/traditional">Team stats</a></nav>{body}</body></html>',
-        status_code=status,
+    nav = (
+        f'<nav><a href="{WWW}/teams">Teams</a> <a href="{WWW}/players">Players</a> '
+        f'<a href="{WWW}/stats/teams/traditional">Team stats</a></nav>'
     )
+    return bare_page(title, nav + body, status)
 
 
 # The pages render their tables in the browser from the API, like the real (client-rendered) site.
@@ -370,9 +340,6 @@ def routes(ctx) -> list[BaseRoute]:
     except ValueError:
         hang_s = DEFAULT_HANG_S
 
-    async def data() -> NbaData:
-        return _data if _data is not None else await anyio.to_thread.run_sync(nba_data)
-
     async def gate(request: Request) -> Response | None:
         """Refuse non-browser clients (403) and hang on requests that do not come from nba.com."""
         ua = request.headers.get("user-agent", "")
@@ -400,7 +367,7 @@ def routes(ctx) -> list[BaseRoute]:
                 return blocked
             params = _Params(request)
             try:
-                return await handler(params, await data())
+                return await handler(params, await _DATA.aget())
             except _BadParam as exc:
                 return PlainTextResponse(str(exc), status_code=400)
 
@@ -512,7 +479,7 @@ def routes(ctx) -> list[BaseRoute]:
     # ---------------------------------------------------------------------------------- www pages
 
     async def teams_page(request: Request) -> Response:
-        d = await data()
+        d = await _DATA.aget()
         items = "".join(
             f'<li><a href="{WWW}/stats/team/{t.team_id}">{html.escape(t.name)}</a> ({t.abbreviation})</li>'
             for t in sorted(d.teams.values(), key=lambda t: t.name)
@@ -520,7 +487,7 @@ def routes(ctx) -> list[BaseRoute]:
         return _page("NBA Teams | NBA.com", f'<h1>NBA Teams</h1><ul id="teams">{items}</ul>')
 
     async def players_page(request: Request) -> Response:
-        d = await data()
+        d = await _DATA.aget()
         ordered = sorted(d.players.values(), key=lambda pl: (pl.info_row[4].lower(), pl.player_id))
         items = "".join(
             f'<li><a href="{WWW}/stats/player/{pl.player_id}">{html.escape(pl.name)}</a> '
@@ -530,7 +497,7 @@ def routes(ctx) -> list[BaseRoute]:
         return _page("NBA Players | NBA.com", f'<h1>NBA Players</h1><ul id="players">{items}</ul>')
 
     async def team_page(request: Request) -> Response:
-        d = await data()
+        d = await _DATA.aget()
         team = d.teams.get(_int_or_none(request.path_params["team_id"]))
         if team is None:
             return _page("Page Not Found | NBA.com", "<h1>Page not found</h1>", 404)
@@ -547,7 +514,7 @@ def routes(ctx) -> list[BaseRoute]:
         return _page(f"{team.name} Team Stats | NBA.com", body)
 
     async def player_page(request: Request) -> Response:
-        d = await data()
+        d = await _DATA.aget()
         player = d.players.get(_int_or_none(request.path_params["player_id"]))
         if player is None:
             return _page("Page Not Found | NBA.com", "<h1>Page not found</h1>", 404)
@@ -571,7 +538,7 @@ def routes(ctx) -> list[BaseRoute]:
         return _page(f"{player.name} Stats | NBA.com", body)
 
     async def league_team_stats_page(request: Request) -> Response:
-        d = await data()
+        d = await _DATA.aget()
         seasons = sorted(d.season_teams, reverse=True)
         season = request.query_params.get("Season") or season_label(seasons[0])
         if not re.fullmatch(r"\d{4}-\d{2}", season) or int(season[:4]) not in d.season_teams:

@@ -15,19 +15,22 @@ from dataclasses import dataclass, field
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import BaseRoute, Mount, Route
+from starlette.routing import BaseRoute, Route
 
 from prefect_autodata.sandbox.sites._html import (
+    FILE_KINDS,
     LazyIndex,
     bib_value,
-    bibtex_response,
     cite_key,
+    comma_names,
     esc,
-    file_response,
+    file_handler,
     html_response,
+    mounted,
     not_found,
     page,
     papers_for,
+    register_files,
     split_url,
 )
 
@@ -70,10 +73,7 @@ def _build() -> _Index:
         idx.by_hash[key] = rec
         idx.years.setdefault(rec["year"], []).append(rec)
         idx.conference.setdefault(rec["year"], rec["conference"])
-        for col, kind in (("paper_link", "paper"), ("bibtex_link", "bibtex"), ("supp_link", "supp")):
-            path = split_url(rec.get(col) or "", HOST)
-            if path:
-                idx.files.setdefault(path, (kind, rec))
+        register_files(idx.files, rec, HOST, FILE_KINDS)
     return idx
 
 
@@ -165,7 +165,7 @@ async def abstract_page(request: Request) -> Response:
 
 
 def bibtex_text(rec: dict) -> str:
-    authors = " and ".join(a.strip() for a in (rec["authors"] or "").split(",") if a.strip())
+    authors = " and ".join(comma_names(rec["authors"]))
     return (
         f"@inproceedings{{{cite_key(authors, rec['year'], rec['title'])},\n"
         f" author = {{{bib_value(authors)}}},\n"
@@ -177,26 +177,14 @@ def bibtex_text(rec: dict) -> str:
     )
 
 
-async def files(request: Request) -> Response:
-    path = "/" + request.path_params["path"]
-    hit = INDEX.get().files.get(path)
-    if hit is None:
-        return not_found(request, HOST)
-    kind, rec = hit
-    if kind == "bibtex":
-        return bibtex_response(bibtex_text(rec))
-    return file_response(path.rsplit("/", 1)[-1], rec["title"])
+files = file_handler(HOST, INDEX, bibtex=bibtex_text)
 
 
 def routes(ctx) -> list[BaseRoute]:
-    return [
-        Mount(
-            P,
-            routes=[
-                Route("/", home),
-                Route("/paper_files/paper/{year:int}", year_index),
-                Route("/paper_files/paper/{year:int}/hash/{hash}-Abstract.html", abstract_page),
-                Route("/{path:path}", files),
-            ],
-        )
-    ]
+    return mounted(
+        P,
+        Route("/", home),
+        Route("/paper_files/paper/{year:int}", year_index),
+        Route("/paper_files/paper/{year:int}/hash/{hash}-Abstract.html", abstract_page),
+        Route("/{path:path}", files),
+    )

@@ -32,6 +32,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from prefect_autodata.sandbox.sites._html import (
     LazyIndex,
     bib_value,
+    comma_names,
     esc,
     html_response,
     not_found,
@@ -76,7 +77,7 @@ def _bibtex(rec: dict, nid: str) -> str:
     first = (rec["authors"].split(",")[0].split() or ["anonymous"])[-1].lower()
     word = next((w.lower() for w in re.findall(r"[A-Za-z]+", rec["title"]) if len(w) > 3), "paper")
     booktitle = re.sub(r"\s*\d{4}$", "", rec["conference"])
-    authors = " and ".join(a.strip() for a in rec["authors"].split(",") if a.strip())
+    authors = " and ".join(comma_names(rec["authors"]))
     return (
         f"@inproceedings{{\n{re.sub(r'[^a-z]', '', first)}{rec['year']}{word},\n"
         f"title={{{bib_value(rec['title'])}}},\nauthor={{{bib_value(authors)}}},\n"

@@ -30,18 +30,8 @@ from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 
 from prefect_autodata.sandbox.data import load_table
-
-try:
-    import orjson
-
-    def _dumps(obj: object) -> bytes:
-        return orjson.dumps(obj)
-except ImportError:  # pragma: no cover - orjson ships with the locked environment
-    import json
-
-    def _dumps(obj: object) -> bytes:
-        return json.dumps(obj, separators=(",", ":")).encode()
-
+from prefect_autodata.sandbox.sites._api import ProcessData, json_response
+from prefect_autodata.sandbox.sites._html import bare_page
 
 DEMO_TOKEN = "a1b2c3d4e5f60718293a4b5c6d7e8f9012345678"
 DEFAULT_RATE = 20000
@@ -93,34 +83,29 @@ class TickerPrices:
         return lo, max(lo, hi)
 
 
-_index: dict[str, TickerPrices] | None = None
-_index_lock = threading.Lock()
+def _build_index() -> dict[str, TickerPrices]:
+    df = load_table("stocks")
+    # pd.to_datetime is ~20x faster than numpy on a column of datetime.date objects
+    days = pd.to_datetime(df["date"]).to_numpy().astype("datetime64[D]")
+    codes, names = pd.factorize(df["ticker"], sort=True)
+    order = np.lexsort((days.astype(np.int64), codes))
+    codes, days = codes[order], days[order]
+    cols = {c: df[c].to_numpy()[order] for c in PRICE_COLUMNS}
+    starts = np.searchsorted(codes, np.arange(len(names)), "left")
+    ends = np.searchsorted(codes, np.arange(len(names)), "right")
+    out: dict[str, TickerPrices] = {}
+    for name, s, e in zip(names, starts.tolist(), ends.tolist(), strict=True):
+        if e > s:
+            out[str(name).upper()] = TickerPrices(str(name), days[s:e], {c: a[s:e] for c, a in cols.items()})
+    return out
+
+
+_INDEX: ProcessData[dict[str, TickerPrices]] = ProcessData(_build_index)
 
 
 def price_index() -> dict[str, TickerPrices]:
     """ticker (upper case) -> prices, built once per process from the ``stocks`` table."""
-    global _index
-    if _index is not None:
-        return _index
-    with _index_lock:
-        if _index is None:
-            df = load_table("stocks")
-            # pd.to_datetime is ~20x faster than numpy on a column of datetime.date objects
-            days = pd.to_datetime(df["date"]).to_numpy().astype("datetime64[D]")
-            codes, names = pd.factorize(df["ticker"], sort=True)
-            order = np.lexsort((days.astype(np.int64), codes))
-            codes, days = codes[order], days[order]
-            cols = {c: df[c].to_numpy()[order] for c in PRICE_COLUMNS}
-            starts = np.searchsorted(codes, np.arange(len(names)), "left")
-            ends = np.searchsorted(codes, np.arange(len(names)), "right")
-            out: dict[str, TickerPrices] = {}
-            for name, s, e in zip(names, starts.tolist(), ends.tolist(), strict=True):
-                if e > s:
-                    out[str(name).upper()] = TickerPrices(
-                        str(name), days[s:e], {c: a[s:e] for c, a in cols.items()}
-                    )
-            _index = out
-    return _index
+    return _INDEX.get()
 
 
 def tickers() -> list[str]:
@@ -170,12 +155,8 @@ def _env_rate() -> int:
 # ------------------------------------------------------------------------------------------- helpers
 
 
-def _json(obj: object, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    return Response(_dumps(obj), status_code=status, media_type="application/json", headers=headers)
-
-
 def _detail(message: str, status: int, headers: dict[str, str] | None = None) -> Response:
-    return _json({"detail": message}, status, headers)
+    return json_response({"detail": message}, status, headers)
 
 
 def _parse_date(name: str, raw: str | None) -> date | None:
@@ -189,13 +170,6 @@ def _parse_date(name: str, raw: str | None) -> date | None:
 
 class _BadParam(Exception):
     pass
-
-
-def _page(title: str, body: str) -> HTMLResponse:
-    return HTMLResponse(
-        f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title></head>'
-        f"<body>{body}</body></html>"
-    )
 
 
 def _num(v: float) -> str:
@@ -235,8 +209,7 @@ def routes(ctx) -> list[BaseRoute]:
         return None, headers
 
     async def lookup(raw: str) -> TickerPrices | None:
-        idx = _index if _index is not None else await anyio.to_thread.run_sync(price_index)
-        return idx.get(raw.upper())
+        return (await _INDEX.aget()).get(raw.upper())
 
     async def metadata(request: Request) -> Response:
         denied, headers = authorise(request)
@@ -254,7 +227,7 @@ def routes(ctx) -> list[BaseRoute]:
             "endDate": str(tp.days[-1]),
             "description": None,
         }
-        return _json(body, headers=headers)
+        return json_response(body, headers=headers)
 
     async def prices(request: Request) -> Response:
         denied, headers = authorise(request)
@@ -314,7 +287,7 @@ def routes(ctx) -> list[BaseRoute]:
                 for k, v in r.items():
                     if isinstance(v, float) and v != v:
                         r[k] = None
-        return _json(rows, headers=headers)
+        return json_response(rows, headers=headers)
 
     async def docs(request: Request) -> Response:
         t = (
@@ -356,7 +329,7 @@ def routes(ctx) -> list[BaseRoute]:
             f'<h2>Example</h2><p><a class="example" href="{html.escape(example)}">{html.escape(example)}</a></p>'
             f'<p><a href="{SUPPORTED_PATH}">Supported tickers</a></p>'
         )
-        return _page("Tiingo API Documentation — End-of-Day", body)
+        return bare_page("Tiingo API Documentation — End-of-Day", body)
 
     async def supported(request: Request) -> Response:
         idx = await anyio.to_thread.run_sync(price_index)
@@ -399,7 +372,7 @@ def routes(ctx) -> list[BaseRoute]:
             f'<table id="history"><thead><tr><th>Date</th><th>Open</th><th>High</th><th>Low</th><th>Close</th>'
             f"<th>Volume</th></tr></thead><tbody>{recent}</tbody></table>{script}"
         )
-        return _page(f"{t} Overview — Tiingo", body)
+        return bare_page(f"{t} Overview — Tiingo", body)
 
     return [
         Mount(
