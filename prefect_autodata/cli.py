@@ -105,8 +105,15 @@ def run_cmd(
     as_json: bool = typer.Option(
         False, "--json", help="Print one JSON object (status, table, db, rows, run_id)."
     ),
+    checks: str = typer.Option(
+        None,
+        "--checks",
+        help="A CheckSpec YAML to enforce before landing (default: the collector's checks.yaml, "
+        "from the workspace or beside a spec.yaml).",
+    ),
+    no_checks: bool = typer.Option(False, "--no-checks", help="Land without validating."),
 ) -> None:
-    """Run a collector once (fetch -> extract -> land with lineage); reruns never call an LLM."""
+    """Run a collector once (fetch -> extract -> validate -> land with lineage); reruns never call an LLM."""
     import os
     import secrets
 
@@ -115,6 +122,7 @@ def run_cmd(
 
     try:
         collector = resolve_spec(spec)
+        check_spec = None if no_checks else _collector_checks(spec, collector.name, checks)
         server = None
         if sandbox:
             from prefect_autodata.sandbox.server import SandboxServer
@@ -129,7 +137,7 @@ def run_cmd(
             server = SandboxServer().start()
             collector = mirrored(collector, server.base_url)
         try:
-            result = run_spec(collector, db)
+            result = run_spec(collector, db, checks=check_spec)
         finally:
             if server is not None:
                 server.stop()
@@ -150,10 +158,32 @@ def run_cmd(
         )
         for w in result.warnings:
             err.print(f"  [yellow]warning:[/] {w}")
+        if result.checks_status:
+            err.print(
+                f"  checks: {result.checks_status}, {result.rows_quarantined} rows quarantined "
+                f"(`autodata report {result.collector}` for the Data Docs page)"
+            )
     else:
         err.print(f"[bold red]{result.status}:[/] {result.collector}: {result.error} (run {result.run_id})")
     if not result.ok:
         raise typer.Exit(1)
+
+
+def _collector_checks(spec_arg: str, name: str, checks_arg: str | None):
+    """The CheckSpec ``autodata run`` enforces: ``--checks``, else the collector's own checks.yaml
+    (beside a ``spec.yaml`` given by path, or in the workspace), else none."""
+    from prefect_autodata.expectations.spec import load_checks
+    from prefect_autodata.workspace import Workspace
+
+    if checks_arg:
+        return load_checks(checks_arg)  # a missing or invalid file fails here, naming it
+    given = Path(spec_arg)
+    candidates = [given.parent / "checks.yaml"] if given.name == "spec.yaml" and given.is_file() else []
+    candidates.append(Workspace.default().checks_path(name))
+    for path in candidates:
+        if path.is_file():
+            return load_checks(path)
+    return None
 
 
 @app.command("report")

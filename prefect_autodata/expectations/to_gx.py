@@ -318,12 +318,18 @@ def gx_context():
     # GE fingerprints every in-memory batch under 1 GB by hashing all of it (seconds on millions of
     # rows) only to label the batch; our run id labels it instead
     pandas_execution_engine.HASH_THRESHOLD = 0
+    # quiet before the context exists: it logs an INFO line ("Created temporary directory ...") on
+    # whatever handler the host process installed (Prefect's console handler, in a flow run)
+    # (some GE modules pin their own logger to INFO, so the package level alone is not enough)
+    for name in [n for n in logging.root.manager.loggerDict if n.startswith("great_expectations")]:
+        if logging.getLogger(name).level and logging.getLogger(name).level < logging.ERROR:
+            logging.getLogger(name).setLevel(logging.ERROR)
+    logging.getLogger("great_expectations").setLevel(logging.ERROR)
     ctx = gx.get_context(mode="ephemeral")
     try:
         ctx.variables.progress_bars = {"globally": False, "metric_calculations": False}
     except Exception:  # older/newer GE without this variable: progress bars only cost log noise
         pass
-    logging.getLogger("great_expectations").setLevel(logging.ERROR)
     # GE's import leaves ~300k long-lived objects (modules, registries, pydantic models) that the
     # cyclic garbage collector would rescan in every full collection: ~0.2 s each, and validating
     # a large batch allocates enough to trigger one every few runs. They live as long as the

@@ -144,3 +144,29 @@ def test_invalid_spec_names_the_field_and_runs_nothing(base, tmp_path):
     assert code == 2 and out["status"] == "failed"
     assert "primary_key" in out["error"] and "'nope'" in out["error"] and "\n" not in out["error"]
     assert not db.exists()  # validation happens before anything is opened or fetched
+
+
+def test_run_enforces_the_collectors_checks_beside_its_spec(base, tmp_path):
+    db = str(tmp_path / "w.duckdb")
+    spec = spec_file(tmp_path, base, "/ok")
+    failing = {"name": "bad-input", "policy": "fail", "checks": [{"kind": "row_count", "min": 5}]}
+    (tmp_path / "checks.yaml").write_text(yaml.safe_dump(failing))
+    code, out = run_cli(spec, "--db", db)
+    assert code == 1 and out["status"] == "failed_checks" and out["rows"] == 0
+    assert out["checks_status"] == "failed"
+    con = duckdb.connect(db, read_only=True)
+    try:
+        checks = con.execute(
+            "SELECT engine, passed FROM _autodata_checks WHERE \"check\" = 'row_count' ORDER BY engine"
+        ).fetchall()
+    finally:
+        con.close()
+    assert checks == [("gx", False), ("pandera", False)]
+    code, out = run_cli(spec, "--db", db, "--no-checks")
+    assert code == 0 and out["rows"] == 1 and out["checks_status"] is None
+    passing = tmp_path / "other.checks.yaml"
+    passing.write_text(yaml.safe_dump({**failing, "checks": [{"kind": "row_count", "min": 1}]}))
+    code, out = run_cli(spec, "--db", db, "--checks", str(passing))
+    assert code == 0 and out["checks_status"] == "passed"
+    code, out = run_cli(spec, "--db", db, "--checks", str(tmp_path / "missing.yaml"))
+    assert code == 2 and "missing.yaml does not exist" in out["error"]
