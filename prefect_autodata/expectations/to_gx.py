@@ -417,8 +417,45 @@ def run_suite(frame: pd.DataFrame, suite, *, asset: str = "batch", result_format
     """
     with _gx_lock:
         batch = _batch_definition(asset).get_batch(batch_parameters={"dataframe": frame})
-        with built_once_configurations():
+        with built_once_configurations(), domain_records_once():
             return batch.validate(suite, result_format=result_format or COMPLETE_FORMAT)
+
+
+@contextmanager
+def domain_records_once() -> Iterator[None]:
+    """While a suite validates, compute each distinct metric domain of the batch once.
+
+    GE's pandas engine asks ``get_domain_records`` for the same domain several times per
+    expectation (the condition, the filtered row count, the unexpected values: three
+    ``dropna`` passes over the batch for each column-pair comparison). The answer depends only
+    on the domain kwargs (batch id, columns, row condition, ``ignore_row_if``), so the first
+    answer is reused until the block exits (the original method is back afterwards). Each caller
+    gets its own shallow copy: with pandas' copy-on-write (always on from pandas 3) a caller that
+    modified its frame would not change what the next one gets.
+    """
+    from great_expectations.execution_engine import PandasExecutionEngine
+
+    original = PandasExecutionEngine.__dict__.get("get_domain_records")
+    if original is None or int(pd.__version__.split(".")[0]) < 3:
+        yield
+        return
+    memo: dict[tuple[int, str], pd.DataFrame] = {}
+
+    def get_domain_records(self, domain_kwargs: dict) -> pd.DataFrame:
+        try:
+            key = (id(self), json.dumps(domain_kwargs, sort_keys=True))
+        except (TypeError, ValueError):  # a kwarg JSON cannot spell: no reuse
+            return original(self, domain_kwargs)
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo[key] = original(self, domain_kwargs)
+        return hit.copy(deep=False)
+
+    PandasExecutionEngine.get_domain_records = get_domain_records
+    try:
+        yield
+    finally:
+        PandasExecutionEngine.get_domain_records = original
 
 
 def _key(cfg) -> str:

@@ -290,13 +290,14 @@ def test_two_compound_keys_blame_the_same_rows_on_both_engines(stocks_2024):
     assert by[("unique:ticker,close", "gx")] == by[("unique:ticker,close", "pandera")] == same_close
 
 
-def test_ge_result_is_the_same_with_configurations_built_once(stocks_2024, stock_spec):
+def test_ge_result_is_the_same_with_configurations_and_domains_built_once(stocks_2024, stock_spec):
     from prefect_autodata.expectations import to_gx
     from prefect_autodata.expectations.custom import for_validation
 
     view = for_validation(_faulty(stocks_2024))
     suite = to_gx.suite_from_json(to_gx.compile_suite(stock_spec))
-    cached = to_gx.run_suite(view, suite, asset="cfg")  # through built_once_configurations
+    view.loc[[7, 8], "low"] = None  # rows the column-pair domains drop
+    cached = to_gx.run_suite(view, suite, asset="cfg")  # built_once_configurations + domain_records_once
     batch = to_gx._batch_definition("cfg").get_batch(batch_parameters={"dataframe": view})
     plain = batch.validate(suite, result_format=to_gx.COMPLETE_FORMAT)  # GE's own property
 
@@ -312,6 +313,9 @@ def test_ge_result_is_the_same_with_configurations_built_once(stocks_2024, stock
 
     assert type(Expectation.__dict__["configuration"]) is property  # restored, not left patched
     assert Expectation.__dict__["configuration"].fget.__qualname__ == "Expectation.configuration"
+    from great_expectations.execution_engine import PandasExecutionEngine
+
+    assert PandasExecutionEngine.get_domain_records.__qualname__ == "PandasExecutionEngine.get_domain_records"
 
 
 def test_optional_typed_column_may_be_missing_on_both_engines(stocks_2024):
