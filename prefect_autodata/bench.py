@@ -100,10 +100,9 @@ def run_bench(
     progress: Callable[[str], None] | None = None,
 ) -> BenchReport:
     """Collect and score each task (``repeat`` times); tasks that fail score 0 with their error."""
-    from prefect_autodata.cli import _sandbox_secrets
     from prefect_autodata.flows.collect import collect
     from prefect_autodata.sandbox.scorer import score
-    from prefect_autodata.sandbox.server import SandboxServer
+    from prefect_autodata.sandbox.server import SandboxServer, sandbox_secrets
     from prefect_autodata.sandbox.task_sources import source_paths
     from prefect_autodata.sandbox.tasks import catalog, get_task
     from prefect_autodata.workspace import Workspace
@@ -140,7 +139,7 @@ def run_bench(
                         search_url=base,
                         mirror=base,
                         deploy=False,
-                        prepare=_sandbox_secrets,
+                        prepare=sandbox_secrets,
                     )
                 except Exception as exc:  # a bug in one task must not lose the others' figures
                     scores.append(

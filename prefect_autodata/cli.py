@@ -114,26 +114,17 @@ def run_cmd(
     no_checks: bool = typer.Option(False, "--no-checks", help="Land without validating."),
 ) -> None:
     """Run a collector once (fetch -> extract -> validate -> land with lineage); reruns never call an LLM."""
-    import os
-    import secrets
-
     from prefect_autodata.flows.run_collector import resolve_spec, run_spec
-    from prefect_autodata.runtime.spec import mirrored, secret_names
+    from prefect_autodata.runtime.spec import mirrored
 
     try:
         collector = resolve_spec(spec)
         check_spec = None if no_checks else _collector_checks(spec, collector.name, checks)
         server = None
         if sandbox:
-            from prefect_autodata.sandbox.server import SandboxServer
+            from prefect_autodata.sandbox.server import SandboxServer, sandbox_secrets
 
-            tokens = [t for t in os.environ.get("AUTODATA_SANDBOX_TOKENS", "").split(",") if t]
-            for name in secret_names(collector):  # unset secrets get a throwaway token the sandbox accepts
-                key = f"AUTODATA_SECRET_{name.upper()}"
-                if not os.environ.get(key):
-                    os.environ[key] = secrets.token_hex(20)
-                    tokens.append(os.environ[key])
-            os.environ["AUTODATA_SANDBOX_TOKENS"] = ",".join(tokens)
+            sandbox_secrets(collector)  # unset secrets get a throwaway token the sandbox accepts
             server = SandboxServer().start()
             collector = mirrored(collector, server.base_url)
         try:
@@ -234,22 +225,6 @@ def trace_cmd(
         sys.stdout.write(format_trace(events) + "\n")
 
 
-def _sandbox_secrets(spec) -> None:
-    """``--sandbox`` runs: unset secrets get a throwaway token that the local sandbox accepts."""
-    import os
-    import secrets
-
-    from prefect_autodata.runtime.spec import secret_names
-
-    tokens = [t for t in os.environ.get("AUTODATA_SANDBOX_TOKENS", "").split(",") if t]
-    for name in secret_names(spec):
-        key = f"AUTODATA_SECRET_{name.upper()}"
-        if not os.environ.get(key):
-            os.environ[key] = secrets.token_hex(20)
-        tokens.append(os.environ[key])
-    os.environ["AUTODATA_SANDBOX_TOKENS"] = ",".join(dict.fromkeys(tokens))
-
-
 @app.command("collect")
 def collect_cmd(
     instruction: str = typer.Argument(..., help="What to collect, in one sentence."),
@@ -276,6 +251,7 @@ def collect_cmd(
     """Research sources, write a collector and its checks, run it, validate, and land the rows in DuckDB."""
     from prefect_autodata.agents.plan import fields_from_schema_file, parse_fields
     from prefect_autodata.flows.collect import collect
+    from prefect_autodata.sandbox.server import sandbox_secrets
     from prefect_autodata.ui import LiveProgress
 
     live = LiveProgress(err, title="autodata collect")
@@ -312,7 +288,7 @@ def collect_cmd(
             search_url=search_url,
             mirror=mirror,
             deploy=deploy,
-            prepare=_sandbox_secrets if sandbox else None,
+            prepare=sandbox_secrets if sandbox else None,
             progress=progress,
         )
     except AutoDataError as exc:

@@ -9,8 +9,6 @@ If the agents cannot produce a collector, the demo says so and falls back to the
 
 from __future__ import annotations
 
-import os
-import secrets
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -48,31 +46,19 @@ class DemoResult(BaseModel):
     error: str | None = None
 
 
-def _sandbox_secrets(spec) -> None:
-    """Secrets a spec needs get a throwaway token that the local sandbox accepts."""
-    from prefect_autodata.runtime.spec import secret_names
-
-    tokens = [t for t in os.environ.get("AUTODATA_SANDBOX_TOKENS", "").split(",") if t]
-    for name in secret_names(spec):
-        key = f"AUTODATA_SECRET_{name.upper()}"
-        if not os.environ.get(key):
-            os.environ[key] = secrets.token_hex(20)
-        tokens.append(os.environ[key])
-    os.environ["AUTODATA_SANDBOX_TOKENS"] = ",".join(dict.fromkeys(tokens))
-
-
 def _fallback(ws: Workspace, mirror: str, say: Callable[[str, str], None]):
     """Run the shipped example (with its checks) through the same runtime as a generated collector."""
     from prefect_autodata.deployments.examples import EXAMPLES_DIR, load_example
     from prefect_autodata.expectations.spec import load_checks, save_checks
     from prefect_autodata.flows.run_collector import run_spec
     from prefect_autodata.runtime.spec import mirrored
+    from prefect_autodata.sandbox.server import sandbox_secrets
 
     spec = load_example(FALLBACK_EXAMPLE)
     checks = load_checks(EXAMPLES_DIR / "checks" / "stocks.checks.yaml")
     spec.save(ws.spec_path(spec.name))
     save_checks(checks, ws.checks_path(spec.name))
-    _sandbox_secrets(spec)
+    sandbox_secrets(spec)
     say("run", f"running the shipped {spec.name} collector on the sandbox")
     return spec, checks, run_spec(mirrored(spec, mirror), ws.db_path, checks=checks)
 
@@ -102,7 +88,7 @@ def run_demo(
     from prefect_autodata.deployments.deploy import deploy_collector
     from prefect_autodata.expectations.spec import load_checks
     from prefect_autodata.flows.collect import collect
-    from prefect_autodata.sandbox.server import SandboxServer
+    from prefect_autodata.sandbox.server import SandboxServer, sandbox_secrets
 
     t0 = time.monotonic()
     say = progress or (lambda _s, _m: None)
@@ -117,7 +103,7 @@ def run_demo(
                 search_url=server.base_url,
                 mirror=server.base_url,
                 deploy=False,
-                prepare=_sandbox_secrets,
+                prepare=sandbox_secrets,
                 progress=say,
             )
         except AutoDataError as exc:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import secrets
 import socket
 import threading
 import time
@@ -72,3 +74,19 @@ class SandboxServer:
 def serve_forever(host: str = "127.0.0.1", port: int = 8765, chaos: str = "none", seed: int = 0) -> None:
     """Foreground server for ``autodata sandbox serve``."""
     uvicorn.run(build_app(chaos=chaos, seed=seed), host=host, port=port, log_level="info")
+
+
+def sandbox_secrets(spec) -> None:
+    """Runs against the local sandbox: every secret the spec needs is a token the sandbox accepts.
+
+    Unset secrets get a throwaway token; set ones are added to the accepted list as they are.
+    """
+    from prefect_autodata.runtime.spec import secret_names
+
+    tokens = [t for t in os.environ.get("AUTODATA_SANDBOX_TOKENS", "").split(",") if t]
+    for name in secret_names(spec):
+        key = f"AUTODATA_SECRET_{name.upper()}"
+        if not os.environ.get(key):
+            os.environ[key] = secrets.token_hex(20)
+        tokens.append(os.environ[key])
+    os.environ["AUTODATA_SANDBOX_TOKENS"] = ",".join(dict.fromkeys(tokens))

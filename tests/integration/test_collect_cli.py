@@ -13,9 +13,9 @@ import duckdb
 import pytest
 import yaml
 
-from prefect_autodata.cli import _sandbox_secrets
 from prefect_autodata.flows.collect import collect
 from prefect_autodata.sandbox.scorer import score
+from prefect_autodata.sandbox.server import sandbox_secrets
 from prefect_autodata.sandbox.tasks import get_task
 
 LINEAGE = {"_autodata_run_id", "_autodata_source_url", "_autodata_fetched_at"}
@@ -39,7 +39,7 @@ def _collect(instruction: str, sandbox_url: str, workspace, **kw):
         workspace=workspace,
         mirror=sandbox_url,
         search_url=sandbox_url,
-        prepare=_sandbox_secrets,
+        prepare=sandbox_secrets,
         **kw,
     )
 

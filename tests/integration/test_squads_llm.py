@@ -12,12 +12,12 @@ import yaml
 from pydantic import SecretStr
 
 from prefect_autodata.agents.llm import LLMBackend, LLMSettings
-from prefect_autodata.cli import _sandbox_secrets
 from prefect_autodata.flows.collect import collect
 from prefect_autodata.ohcache.messages import Role
 from prefect_autodata.ohcache.trace import Trace
 from prefect_autodata.runtime.spec import CollectorSpec
 from prefect_autodata.sandbox.openai_server import ScriptedOpenAIServer
+from prefect_autodata.sandbox.server import sandbox_secrets
 from prefect_autodata.sandbox.sites.tiingo import DEMO_TOKEN
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "data" / "openai_scripts" / "squads"
@@ -57,7 +57,7 @@ def test_llm_squad_end_to_end(domain, sandbox_url, workspace, monkeypatch):
             backend=LLMBackend(settings_for(domain, llm.base_url)),
             mirror=sandbox_url,
             search_url=sandbox_url,
-            prepare=_sandbox_secrets,
+            prepare=sandbox_secrets,
         )
         requests = list(llm.requests)
     assert res.status == "succeeded", res.error
@@ -85,7 +85,7 @@ def test_llm_check_proposals_that_fit_no_kind_are_skipped_and_named(sandbox_url,
             workspace=workspace,
             backend=LLMBackend(settings_for("finance", llm.base_url)),
             mirror=sandbox_url,
-            prepare=_sandbox_secrets,
+            prepare=sandbox_secrets,
         )
     assert res.status == "succeeded", res.error
     assert any("bogus" in w for w in res.warnings)

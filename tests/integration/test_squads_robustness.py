@@ -10,11 +10,10 @@ import json
 import duckdb
 import pytest
 
-from prefect_autodata.cli import _sandbox_secrets
 from prefect_autodata.flows.collect import collect
 from prefect_autodata.sandbox.chaos import INJECTION_PATH
 from prefect_autodata.sandbox.scorer import score
-from prefect_autodata.sandbox.server import SandboxServer
+from prefect_autodata.sandbox.server import SandboxServer, sandbox_secrets
 from prefect_autodata.sandbox.task_sources import source_paths
 from prefect_autodata.sandbox.tasks import get_task
 from prefect_autodata.workspace import Workspace
@@ -33,7 +32,7 @@ def _collect(task, base: str, ws: Workspace):
         search_url=base,
         mirror=base,
         deploy=False,
-        prepare=_sandbox_secrets,
+        prepare=sandbox_secrets,
     )
 
 
