@@ -192,26 +192,11 @@ def run_collector_dask(
     checks: dict | None = None,
 ) -> dict:
     """``run_collector`` with a fanned-out fetch (use with a DaskTaskRunner); same landing and lineage."""
-    from prefect.runtime import flow_run
-
-    from prefect_autodata.errors import TerminalError
-    from prefect_autodata.flows.run_collector import Steps, _execute, extract_step, land_step, resolve_spec
+    from prefect_autodata.flows.run_collector import Steps, extract_step, land_step, resolve_spec, run_in_flow
     from prefect_autodata.runtime.spec import mirrored
 
     resolved = resolve_spec(spec)
     if mirror:
         resolved = mirrored(resolved, mirror)
-    result = _execute(
-        resolved,
-        destination,
-        Steps(fetch=fanout_fetch(chunks), extract=extract_step, land=land_step),
-        base_url=None,
-        checks=checks,
-        today=None,
-        fetcher=None,
-        flow_run_id=str(flow_run.id) if flow_run.id else None,
-        before_commit=None,
-    )
-    if result.status != "succeeded":
-        raise TerminalError(f"collector {resolved.name!r} {result.status}: {result.error}")
-    return result.summary()
+    steps = Steps(fetch=fanout_fetch(chunks), extract=extract_step, land=land_step)
+    return run_in_flow(resolved, destination, steps, checks=checks)

@@ -271,16 +271,28 @@ def run_collector(
     today: date | None = None,
 ) -> dict:
     """Scheduled entry point: a spec (name, path or dict) and a DuckDB path. Fails the flow run on failure."""
-    from prefect.runtime import flow_run
-
     from prefect_autodata.tasks.extract import extract_task
     from prefect_autodata.tasks.fetch import fetch_task
     from prefect_autodata.tasks.land import land_task
 
-    resolved = resolve_spec(spec)
     steps = Steps(fetch=fetch_task, extract=extract_task, land=land_task)
+    return run_in_flow(resolve_spec(spec), destination, steps, base_url=base_url, checks=checks, today=today)
+
+
+def run_in_flow(
+    spec: CollectorSpec,
+    destination: str,
+    steps: Steps,
+    *,
+    base_url: str | None = None,
+    checks: dict | None = None,
+    today: date | None = None,
+) -> dict:
+    """One run inside the current flow run (its id recorded as lineage); a failed run fails the flow."""
+    from prefect.runtime import flow_run
+
     result = _execute(
-        resolved,
+        spec,
         destination,
         steps,
         base_url=base_url,
@@ -291,5 +303,5 @@ def run_collector(
         before_commit=None,
     )
     if result.status != "succeeded":
-        raise TerminalError(f"collector {resolved.name!r} {result.status}: {result.error}")
+        raise TerminalError(f"collector {spec.name!r} {result.status}: {result.error}")
     return result.summary()
