@@ -99,7 +99,7 @@ def weekday_ok(s: pd.Series) -> pd.Series:
     values = d.to_numpy()
     if values.dtype.kind != "M":  # not datetime64 (an extension dtype): pandas' own accessor
         return d.isna() | (d.dt.dayofweek < 5)
-    shared = _per_distinct_day(d, _weekday_mask)
+    shared = _per_distinct(d, lambda days: _weekday_mask(days.to_numpy()), null_answer=True)
     if shared is not None:
         return pd.Series(shared, index=s.index)
     return pd.Series(_weekday_mask(values), index=s.index)
@@ -110,18 +110,21 @@ def _weekday_mask(values: np.ndarray) -> np.ndarray:
     return np.isnat(values) | ((days + 3) % 7 < 5)
 
 
-def _per_distinct_day(d: pd.Series, fn) -> np.ndarray | None:
-    """``fn`` (a mask over datetime64 values, NaT included) evaluated once per distinct day and spread
-    through the day codes shared with completeness and uniqueness; ``None`` when that does not pay
-    (short columns, or not whole days)."""
-    if len(d) < 10_000 or not isinstance(d.dtype, np.dtype) or d.dtype.kind != "M":
+def _per_distinct(s: pd.Series, fn, *, null_answer: bool | None) -> np.ndarray | None:
+    """``fn`` (a boolean test of the distinct values, an Index) evaluated once per distinct value and
+    spread through the codes shared with completeness and uniqueness; nulls get ``null_answer``.
+
+    ``None`` (the caller tests every row) where that does not pay (short columns, mostly distinct
+    values) or cannot be exact (nulls present and ``null_answer`` is ``None``).
+    """
+    if len(s) < 10_000:
         return None
-    name = d.name if isinstance(d.name, str) else "__value__"
-    uniques, codes = _key_codes(d.to_frame(name), name, {})
-    if len(uniques) * 2 > len(d):
+    name = s.name if isinstance(s.name, str) else "__value__"
+    uniques, codes = _key_codes(s.to_frame(name), name, {})
+    if len(uniques) * 2 > len(s) or (null_answer is None and (codes < 0).any()):
         return None
-    answers = fn(np.append(uniques.to_numpy(), np.datetime64("NaT")).astype(d.dtype))
-    return answers[codes]  # code -1 (NaT) picks the appended last answer
+    answers = np.asarray(fn(uniques), dtype=bool)
+    return np.append(answers, bool(null_answer))[codes]  # code -1 (null) picks the appended answer
 
 
 def compare_ok(df: pd.DataFrame, left: str, op: str, right: str) -> pd.Series:
@@ -156,7 +159,8 @@ def range_ok(s: pd.Series, lo: Any, hi: Any) -> pd.Series:
                 ok &= values <= hi.to_datetime64()
             return ok | np.isnat(values)
 
-        shared = _per_distinct_day(v, inside) if s.isna().sum() == v.isna().sum() else None
+        exact = v.dtype.kind == "M" and s.isna().sum() == v.isna().sum()  # nulls are the same rows
+        shared = _per_distinct(v, lambda days: inside(days.to_numpy()), null_answer=True) if exact else None
         if shared is not None:
             return pd.Series(shared, index=s.index)
     else:
@@ -677,27 +681,24 @@ def regex_contains(s: pd.Series, pattern: str) -> pd.Series:
     distinct values and spreading the answers through the (shared) codes gives the same result
     for a fraction of the regex work. Columns with nulls or mostly distinct values use pandas.
     """
-    spread = _per_distinct_text(s, lambda u: u.astype(str).str.contains(pattern), with_nulls=False)
+    spread = _per_distinct_text(s, lambda u: u.astype(str).str.contains(pattern), null_answer=None)
     return s.astype(str).str.contains(pattern) if spread is None else spread
 
 
 def regex_match(s: pd.Series, pattern: str) -> pd.Series:
     """``s.str.match(pattern)`` (pandera's ``str_matches``; nulls False), once per distinct value."""
-    spread = _per_distinct_text(s, lambda u: u.str.match(pattern), with_nulls=True)
+    spread = _per_distinct_text(s, lambda u: u.str.match(pattern), null_answer=False)
     return s.str.match(pattern) if spread is None else spread
 
 
-def _per_distinct_text(s: pd.Series, fn, *, with_nulls: bool) -> pd.Series | None:
-    """``fn`` (a boolean test of a text Series) on the distinct values, spread through the shared
-    codes; nulls answer False. ``None`` where that does not pay or cannot be exact."""
-    if not pd.api.types.is_string_dtype(s.dtype) or len(s) < 10_000:
+def _per_distinct_text(s: pd.Series, fn, *, null_answer: bool | None) -> pd.Series | None:
+    """``_per_distinct`` for text columns: ``fn`` tests a Series of the distinct strings."""
+    if not pd.api.types.is_string_dtype(s.dtype):
         return None
-    name = s.name if isinstance(s.name, str) else "__value__"
-    uniques, codes = _key_codes(s.to_frame(name), name, {})
-    if len(uniques) * 2 > len(s) or (not with_nulls and (codes < 0).any()):
-        return None
-    hits = fn(pd.Series(uniques)).fillna(False).to_numpy(dtype=bool)
-    return pd.Series(np.append(hits, False)[codes], index=s.index)  # code -1 (null) -> False
+    hits = _per_distinct(
+        s, lambda u: fn(pd.Series(u)).fillna(False).to_numpy(dtype=bool), null_answer=null_answer
+    )
+    return None if hits is None else pd.Series(hits, index=s.index)
 
 
 @cache
