@@ -1,0 +1,1 @@
+"""The layout zoo: randomised sites presenting twelve kinds of records (a generalisation benchmark)."""
