@@ -58,6 +58,11 @@ class RecordSet:
     kind: KindDef
     records: list[dict[str, Any]]
     generated: bool
+    # The same records' raw values (int years, date objects, floats), aligned with ``records``; what
+    # the catalog's filters compare (a display string like "Mar 3, 2021" is not comparable).
+    raw: list[dict[str, Any]] = field(default_factory=list)
+    # How this site formats values ({"date": "%b %d, %Y", "thousands": True, ...}); for the docs and tests.
+    style: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
