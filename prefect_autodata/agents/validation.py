@@ -9,18 +9,21 @@ count a source page states, e.g. "All 679 accepted papers").
 
 from __future__ import annotations
 
+import math
 import re
-from datetime import date
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import Any
 
 from prefect_autodata.agents.evidence import Evidence
 from prefect_autodata.agents.offline.induction import norm
-from prefect_autodata.agents.offline.instruction import ParsedInstruction
 from prefect_autodata.expectations.spec import (
     AllowedValuesCheck,
     CheckSpec,
     ColumnCheck,
     CompareCheck,
     CompletenessCheck,
+    DriftCheck,
     KeyDomain,
     NotNullCheck,
     RangeCheck,
@@ -29,6 +32,7 @@ from prefect_autodata.expectations.spec import (
     WeekdayCheck,
 )
 from prefect_autodata.ohcache.messages import CheckProposal, ValidationMessage
+from prefect_autodata.runtime import trading_calendar
 from prefect_autodata.runtime.spec import CollectorSpec
 
 _DTYPE = {
@@ -49,6 +53,16 @@ _STATED_COUNT = re.compile(
 )
 
 
+#: a listing's statement of its size: "Showing 1-20 of 447", "447 results", "679 papers"
+_LISTING_TOTAL = re.compile(
+    r"\b(?:showing|displaying|results?)\s+\d[\d,]*\s*(?:-|–|—|to)\s*\d[\d,]*\s+of\s+(?:about\s+)?([\d,]{1,9})\b"
+    r"|\b([\d,]{1,9})\s+(?:accepted\s+)?(?:papers|records|rows|items|results|entries|articles)\s+(?:found|in total|total)\b",
+    re.I,
+)
+#: relative tolerance of a row-count expectation derived from an approximate plan size
+ROW_COUNT_TOLERANCE = 0.1
+
+
 def _col(columns: dict[str, str], *names: str) -> str | None:
     for n in names:
         for c in columns:
@@ -57,15 +71,65 @@ def _col(columns: dict[str, str], *names: str) -> str | None:
     return None
 
 
-def stated_count(evidence: Evidence | None, plan: ParsedInstruction) -> int | None:
-    """A record count a visited page states for the request ("All 679 accepted papers of NeurIPS 2017")."""
+@dataclass
+class Scope:
+    """What the request says about coverage, read from whichever plan object the caller has.
+
+    The plan agent's output is being generalised; this adapter reads the attributes the
+    validation agent needs by name (``ParsedInstruction`` has them all today), so a Request
+    exposing the same names works unchanged and missing ones simply mean "not stated".
+    """
+
+    entity: str = "unknown"
+    tickers: list[str] = field(default_factory=list)
+    all_sp500: bool = False
+    start_date: date | None = None
+    end_date: date | None = None
+    dates: list[date] = field(default_factory=list)
+    years: list[int] = field(default_factory=list)
+    end_year: int | None = None
+    teams: list[Any] = field(default_factory=list)
+    venue_abbr: str | None = None
+    track: str | None = None
+    expected_rows: int | None = None
+    expected_approx: bool = True
+    expected_basis: str = ""
+
+    @classmethod
+    def of(cls, plan: Any) -> Scope:
+        if isinstance(plan, Scope):
+            return plan
+        size = getattr(plan, "expected_size", None)
+        venue = getattr(plan, "venue", None)
+        return cls(
+            entity=str(getattr(plan, "entity", None) or "unknown"),
+            tickers=list(getattr(plan, "tickers", None) or []),
+            all_sp500=bool(getattr(plan, "all_sp500", False)),
+            start_date=getattr(plan, "start_date", None),
+            end_date=getattr(plan, "end_date", None),
+            dates=list(getattr(plan, "dates", None) or []),
+            years=[int(y) for y in getattr(plan, "years", None) or []],
+            end_year=getattr(plan, "end_year", None),
+            teams=list(getattr(plan, "teams", None) or []),
+            venue_abbr=getattr(venue, "abbr", None) if venue is not None else None,
+            track=getattr(plan, "track", None),
+            expected_rows=getattr(size, "rows", None) if size is not None else None,
+            expected_approx=bool(getattr(size, "approx", True)) if size is not None else True,
+            expected_basis=str(getattr(size, "basis", "") or "") if size is not None else "",
+        )
+
+
+def stated_count(evidence: Evidence | None, plan: Any) -> int | None:
+    """A record count a visited page states for the request ("All 679 accepted papers of NeurIPS 2017",
+    "Showing 1-20 of 447" on a listing of the requested year)."""
     if evidence is None:
         return None
-    years = {str(y) for y in plan.years}
+    scope = Scope.of(plan)
+    years = {str(y) for y in scope.years}
     found = []
     for p in evidence.ok_pages():
         text = f"{p.title} {p.text_excerpt}"
-        if plan.venue and plan.venue.abbr.lower() not in text.lower():
+        if scope.venue_abbr and scope.venue_abbr.lower() not in text.lower():
             continue
         if years and not any(y in text for y in years):
             continue
@@ -75,20 +139,38 @@ def stated_count(evidence: Evidence | None, plan: ParsedInstruction) -> int | No
             if years and not any(y in window for y in years):
                 continue
             found.append(int(m.group(1).replace(",", "")))
-    if len(set(found)) == 1 and len(years) <= 1 and not plan.track:
+        for m in _LISTING_TOTAL.finditer(text):  # a listing's own counter: the page is the listing
+            found.append(int((m.group(1) or m.group(2)).replace(",", "")))
+    if len(set(found)) == 1 and len(years) <= 1 and not scope.track:
         return found[0]
     return None
 
 
+def _row_bounds(expected: int, tolerance: float) -> tuple[int, int]:
+    return max(0, math.floor(expected * (1 - tolerance))), math.ceil(expected * (1 + tolerance))
+
+
 def design_checks(
-    plan: ParsedInstruction,
+    plan: Any,
     spec: CollectorSpec,
     evidence: Evidence | None = None,
     *,
     name: str | None = None,
     today: date | None = None,
+    tolerance: float = ROW_COUNT_TOLERANCE,
 ) -> CheckSpec:
-    """The CheckSpec for the table ``spec`` lands, derived from the request and the evidence."""
+    """The CheckSpec for the table ``spec`` lands, derived from the request and the evidence.
+
+    Coverage is what the request asks for, not what the batch happens to hold: every requested
+    instrument on every session of the exchange calendar, every requested season (of every team),
+    the total a listing states, the plan's expected size within ``tolerance``. Every spec also
+    gets drift against the last good run (columns appearing, vanishing or changing type; null
+    rates per column); the first run records the baseline. A collector with an incremental cursor
+    lands only new rows each run, so the grid is clipped to the dates the batch covers and the
+    row-count expectations (which describe the whole request) are left to the first run's checks.
+    """
+    scope = Scope.of(plan)
+    incremental = spec.incremental is not None
     columns = {c.name: c.type for c in spec.output_columns()}
     checks: list = [ColumnCheck(column=c, dtype=_DTYPE[t]) for c, t in columns.items()]
     for k in spec.primary_key:
@@ -110,38 +192,82 @@ def design_checks(
     if fgm and fga:
         checks.append(CompareCheck(left=fga, op=">=", right=fgm, severity="warn"))
     # Scope from the request.
+    expected: int | None = None  # rows the request implies (exactly, with named tickers)
+    exact = False
     day = _col(columns, "date")
-    if plan.entity == "stock" and day:
-        start, end = plan.start_date, plan.end_date
-        if plan.dates and len(plan.dates) == 1:
-            start = end = plan.dates[0]
+    if scope.entity == "stock" and day:
+        start, end = scope.start_date, scope.end_date
+        if scope.dates and len(scope.dates) == 1:
+            start = end = scope.dates[0]
         if start and end:
             end = min(end, today or date.today())
+        if start and end and start <= end:
             checks.append(RangeCheck(column=day, min=start, max=end))
             checks.append(WeekdayCheck(column=day))
+            sessions = trading_calendar.sessions(start, end)
+            closed = trading_calendar.closed_weekdays(start, end)
             tick = _col(columns, "ticker", "symbol")
-            keys = {day: KeyDomain()}
-            if tick and plan.tickers:
-                keys[tick] = KeyDomain(values=list(plan.tickers))
-                checks.append(AllowedValuesCheck(column=tick, values=list(plan.tickers)))
+            keys = {day: KeyDomain(start=start, end=end, exclude=closed, within_observed=incremental)}
+            n_tickers = len(scope.tickers) or None
+            exact = bool(scope.tickers)
+            if tick and scope.tickers:
+                keys = {tick: KeyDomain(values=list(scope.tickers)), **keys}
+                checks.append(AllowedValuesCheck(column=tick, values=list(scope.tickers)))
             elif tick:
-                keys[tick] = KeyDomain()
-            # Every ticker on every day any ticker traded (exchange holidays are not known offline).
-            checks.append(CompletenessCheck(keys=keys, min_fraction=0.99))
+                keys = {tick: KeyDomain(), **keys}
+                if scope.all_sp500 and scope.expected_rows:  # ~503 constituents
+                    n_tickers = round(scope.expected_rows / max(1, _weekdays(start, end)))
+            # Every ticker on every NYSE session of the requested range: a missing month, day or
+            # ticker is a missing row, whatever else the batch holds.
+            checks.append(CompletenessCheck(keys=keys, min_fraction=1.0 if scope.tickers else 0.99))
+            if n_tickers and sessions:
+                expected = n_tickers * len(sessions)
     year = _col(columns, "year", "season")
-    if year and plan.years and columns[year] == "integer":
-        checks.append(RangeCheck(column=year, min=min(plan.years), max=max(plan.years)))
-    elif year and plan.end_year and columns[year] == "integer":
-        checks.append(RangeCheck(column=year, max=plan.end_year))
-    stated = stated_count(evidence, plan)
-    if stated:
-        checks.append(RowCountCheck(name="row_count_stated", min=stated, max=stated))
-    elif plan.expected_size and not plan.expected_size.approx:
-        n = plan.expected_size.rows
-        checks.append(RowCountCheck(min=n, max=n))
+    if year and scope.years and columns[year] == "integer":
+        checks.append(RangeCheck(column=year, min=min(scope.years), max=max(scope.years)))
+        if scope.entity != "stock":  # every requested season (of every team the batch names)
+            keys = {year: KeyDomain(values=sorted(set(scope.years)))}
+            team = _col(columns, "team_abbr", "team_name", "team", "team_id", "franchise")
+            if len(scope.teams) <= 1:
+                team = None  # one team (or none named): the seasons are the grid
+            if team:
+                keys[team] = KeyDomain()
+            checks.append(CompletenessCheck(name=f"completeness:seasons:{year}", keys=keys))
+    elif year and columns[year] == "integer" and year in spec.primary_key and scope.entity != "stock":
+        if scope.end_year:
+            checks.append(RangeCheck(column=year, max=scope.end_year))
+        # every season between the first and the last one collected: a gap is a missing season
+        checks.append(
+            CompletenessCheck(name=f"completeness:seasons:{year}", keys={year: KeyDomain(contiguous=True)})
+        )
+    elif year and scope.end_year and columns[year] == "integer":
+        checks.append(RangeCheck(column=year, max=scope.end_year))
+    if not incremental:
+        stated = stated_count(evidence, scope)
+        if stated:
+            checks.append(RowCountCheck(name="row_count_stated", min=stated, max=stated))
+        elif expected and exact:
+            checks.append(RowCountCheck(min=expected, max=expected))
+        elif expected:
+            lo_n, hi_n = _row_bounds(expected, tolerance)
+            checks.append(RowCountCheck(min=max(1, lo_n), max=hi_n))
+        elif scope.expected_rows and not scope.expected_approx:
+            checks.append(RowCountCheck(min=scope.expected_rows, max=scope.expected_rows))
+        elif scope.expected_rows:
+            lo_n, hi_n = _row_bounds(scope.expected_rows, tolerance)
+            checks.append(RowCountCheck(min=max(1, lo_n), max=hi_n))
+        else:
+            checks.append(RowCountCheck(min=1))
     else:
         checks.append(RowCountCheck(min=1))
+    # Drift against the last good run (the first run records the baseline). The batch of an
+    # incremental run is a delta, so its size says nothing about the previous one's.
+    checks.append(DriftCheck(max_row_count_change=None if incremental else 0.5, max_null_rate_increase=0.1))
     return CheckSpec(name=name or spec.name, policy="quarantine", checks=checks)
+
+
+def _weekdays(start: date, end: date) -> int:
+    return sum(1 for i in range((end - start).days + 1) if (start + timedelta(days=i)).weekday() < 5)
 
 
 def to_message(checks: CheckSpec) -> ValidationMessage:

@@ -179,11 +179,25 @@ def _domain(df: pd.DataFrame, col: str, domain: dict) -> tuple[pd.Index | None, 
     start, end = domain.get("start"), domain.get("end")
     if start and end:
         freq = "B" if domain.get("weekdays_only", True) else "D"
-        days = pd.date_range(pd.Timestamp(start), pd.Timestamp(end), freq=freq)
+        seen = to_dates(df[col]).dt.normalize()
+        lo, hi = pd.Timestamp(start), pd.Timestamp(end)
+        if domain.get("within_observed"):
+            first, last = seen.min(), seen.max()
+            if pd.isna(first):
+                return pd.DatetimeIndex([]), seen
+            lo, hi = max(lo, first), min(hi, last)
+        days = pd.date_range(lo, hi, freq=freq) if lo <= hi else pd.DatetimeIndex([])
         exclude = pd.DatetimeIndex([pd.Timestamp(x) for x in domain.get("exclude") or []])
-        return days.difference(exclude), to_dates(df[col]).dt.normalize()
+        return days.difference(exclude), seen
     if values is not None:
         return pd.Index(pd.unique(pd.Series(values))), df[col]
+    if domain.get("contiguous"):
+        nums = pd.to_numeric(df[col], errors="coerce")
+        if nums.notna().any():
+            lo_n, hi_n = int(nums.min()), int(nums.max())
+            if hi_n - lo_n <= 1_000_000:
+                return pd.Index(range(lo_n, hi_n + 1), dtype="int64"), nums
+        return None, df[col]
     return None, df[col]  # the observed values are the domain
 
 
@@ -342,8 +356,13 @@ def duplicated_rows(df: pd.DataFrame) -> np.ndarray:
     return pd.Series(combined).duplicated(keep=False).to_numpy()
 
 
+#: how many missing key combinations a completeness result names
+MISSING_EXAMPLES = 20
+
+
 def completeness(df: pd.DataFrame, keys: dict[str, dict], min_fraction: float = 1.0) -> dict[str, Any]:
-    """How many expected key combinations (the product of the key domains) are present.
+    """How many expected key combinations (the product of the key domains) are present, and the
+    first ``MISSING_EXAMPLES`` missing ones.
 
     Works on integer codes (one ``factorize`` per key, then a bitmap of combinations), so millions of rows
     cost a fraction of a second.
@@ -375,7 +394,7 @@ def completeness(df: pd.DataFrame, keys: dict[str, dict], min_fraction: float = 
         seen = np.zeros(expected, dtype=bool)
         seen[codes] = True
         present = int(seen.sum())
-        gap = np.flatnonzero(~seen)[:5] if present < expected else []
+        gap = np.flatnonzero(~seen)[:MISSING_EXAMPLES] if present < expected else []
     else:
         ordered = np.sort(codes)
         present = int((np.diff(ordered) != 0).sum() + (1 if len(ordered) else 0))

@@ -219,4 +219,10 @@ def format_summary(summary: dict[str, Any]) -> str:
         f"failed: {', '.join(failed) if failed else 'none'}",
         f"  Data Docs: {summary.get('docs_path') or '(not built)'}",
     ]
+    said: set[str] = set()
+    for c in summary["checks"]:  # what is missing, in words (completeness: count and the first 20)
+        msg = c.get("message") or ""
+        if not c["passed"] and "expected rows missing" in msg and c["check"] not in said:
+            said.add(c["check"])
+            lines.append(f"  {c['check']}: {msg}")
     return "\n".join(lines)

@@ -31,7 +31,8 @@ class CheckResult(BaseModel):
         if self.observed is None:
             return ""
         text = json.dumps(self.observed, default=str)
-        return text if len(text) <= 500 else text[:497] + "..."
+        # long enough for a completeness result's 20 missing combinations
+        return text if len(text) <= 2000 else text[:1997] + "..."
 
     def as_row(self) -> dict[str, Any]:
         return {

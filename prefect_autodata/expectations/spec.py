@@ -188,6 +188,9 @@ class KeyDomain(BaseModel):
 
     ``values`` lists them; ``start``/``end`` describe a daily calendar (weekdays only by default,
     minus ``exclude`` such as exchange holidays); neither means "every value seen in the batch".
+    ``within_observed`` clips a calendar to the first and last day the batch holds (an incremental
+    run's delta); ``contiguous`` expects every integer from the smallest to the largest value seen
+    (seasons: a gap is a missing season).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -197,11 +200,19 @@ class KeyDomain(BaseModel):
     end: dt.date | None = None
     weekdays_only: bool = True
     exclude: list[dt.date] = Field(default_factory=list)
+    within_observed: bool = False
+    contiguous: bool = False
 
     @model_validator(mode="after")
     def _one_kind(self) -> KeyDomain:
         if self.values is not None and (self.start or self.end):
             raise ValueError("a key domain is either values or a start/end calendar, not both")
+        if self.contiguous and (self.values is not None or self.start or self.end):
+            raise ValueError(
+                "a contiguous key domain takes its range from the batch: no values, start or end"
+            )
+        if self.within_observed and not self.start:
+            raise ValueError("within_observed clips a calendar: it needs start and end")
         if (self.start is None) != (self.end is None):
             raise ValueError("a calendar key domain needs both start and end")
         if self.start and self.end and self.start > self.end:

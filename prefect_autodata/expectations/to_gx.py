@@ -575,7 +575,7 @@ def validate_gx(
             if cfg.type in ROW_LEVEL_TYPES:
                 g["rows"].update(int(i) for i in idx if isinstance(i, (int, np.integer)))
             g["count"] += int(result.get("unexpected_count") or 0)
-            g["msg"].append(f"{cfg.type} failed")
+            g["msg"].append(_missing_rows_text(result.get("observed_value")) or f"{cfg.type} failed")
             if g["observed"] is None:
                 if "observed_value" in result:
                     g["observed"] = _plain_json(result["observed_value"])
@@ -640,6 +640,15 @@ def _split_per_column(r, meta: dict) -> list[CheckResult]:
             )
         )
     return out
+
+
+def _missing_rows_text(observed: Any) -> str | None:
+    """A completeness failure in words: how many expected rows are missing and which (the first 20)."""
+    if not isinstance(observed, dict) or not observed.get("missing") or observed.get("expected") is None:
+        return None
+    examples = "; ".join(" ".join(str(v) for v in e) for e in observed.get("missing_examples") or [])
+    text = f"{observed['missing']} of {observed['expected']} expected rows missing"
+    return text + (f", first {len(observed.get('missing_examples') or [])}: {examples}" if examples else "")
 
 
 def _plain_json(v: Any) -> Any:

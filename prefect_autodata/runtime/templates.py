@@ -26,11 +26,10 @@ REDACTED = "REDACTED"
 
 
 def last_trading_day(today: date) -> date:
-    """The latest weekday strictly before ``today`` (exchange holidays are not modelled)."""
-    d = today - timedelta(days=1)
-    while d.weekday() >= 5:
-        d -= timedelta(days=1)
-    return d
+    """The latest NYSE session strictly before ``today`` (weekends and exchange holidays skipped)."""
+    from prefect_autodata.runtime.trading_calendar import last_trading_day as session_before
+
+    return session_before(today)
 
 
 def resolve_date(expr: str, today: date | None = None) -> date:
@@ -63,13 +62,18 @@ def resolve_date(expr: str, today: date | None = None) -> date:
 
 def secret_value(name: str) -> str:
     """Resolve ``{secret:NAME}``: env ``AUTODATA_SECRET_<NAME>`` first, then a Prefect Secret block."""
+    from prefect_autodata.runtime.redact import register
+
     env = os.environ.get(f"AUTODATA_SECRET_{name.upper()}")
     if env is not None:
+        register(env)  # redacted by value from every URL, error, log, trace and table from now on
         return env
     try:
         from prefect.blocks.system import Secret
 
-        return Secret.load(f"autodata-{name.lower().replace('_', '-')}").get()
+        value = Secret.load(f"autodata-{name.lower().replace('_', '-')}").get()
+        register(value)
+        return value
     except Exception as exc:  # no server, no block: one clear message
         raise ConfigError(
             f"secret {name!r} is not set: export AUTODATA_SECRET_{name.upper()} or create the Prefect Secret "
