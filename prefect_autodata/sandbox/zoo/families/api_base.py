@@ -82,7 +82,10 @@ def words_of(text: str) -> list[str]:
 def _abbr_word(w: str) -> str:
     if len(w) <= 3 or w.isdigit():
         return w
-    tail = "".join(c for c in w[1:] if c not in _VOWELS)
+    tail = ""
+    for c in w[1:]:
+        if c not in _VOWELS and not (tail or w[0]).endswith(c):
+            tail += c
     return (w[0] + tail)[:3] if tail else w[:3]
 
 
@@ -655,4 +658,5 @@ class SiteText:
 def draw_brand(rng: random.Random, kind: KindDef) -> str:
     a = rng.choice(["Open", "Data", "Quick", "Atlas", "Nimbus", "Vector", "Harbor", "Cobalt", "Summit"])
     b = rng.choice(["Hub", "Base", "Index", "Works", "Stack", "Feed", "Point", "Lab", "Line"])
-    return f"{a}{b} {kind.plural.title()}" if rng.random() < 0.5 else f"{a} {b}"
+    plural = " ".join(w[:1].upper() + w[1:] for w in kind.plural.split())
+    return f"{a}{b} {plural}" if rng.random() < 0.5 else f"{a} {b}"
