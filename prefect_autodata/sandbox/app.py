@@ -111,10 +111,14 @@ def sitemap(sites: list | None = None) -> list[tuple[str, str]]:
     return out
 
 
-def build_app(chaos: str = "none", seed: int = 0) -> Starlette:
-    """Assemble every site (and chaos) into one ASGI app."""
-    ctx = SandboxContext(chaos=chaos, seed=seed)
-    sites = load_sites()
+def build_app(chaos: str = "none", seed: int = 0, extra_sites: list | tuple = ()) -> Starlette:
+    """Assemble every site (and chaos) into one ASGI app.
+
+    ``extra_sites``: more site-module-like objects (``routes(ctx)``, ``SITEMAP``, ``search_docs()``),
+    e.g. the zoo's drawn sites; they are mounted and indexed by the search like the built-in ones.
+    """
+    ctx = SandboxContext(chaos=chaos, seed=seed, extra={"extra_sites": list(extra_sites)})
+    sites = load_sites() + list(extra_sites)
     routes = []
     for mod in sites:
         routes.extend(mod.routes(ctx))

@@ -173,14 +173,17 @@ def derived_paper_docs(venues: set[str]) -> list[Doc]:
     return out
 
 
-def build_index() -> Index:
-    """Collect documents from every loaded site module (and derive the missing academic ones)."""
+def build_index(extra_sites: list | tuple = ()) -> Index:
+    """Collect documents from every loaded site module (and derive the missing academic ones).
+
+    ``extra_sites``: site-module-like objects added to the app at build time (the zoo's sites).
+    """
     from prefect_autodata.sandbox.app import load_sites
 
     docs: list[Doc] = []
     sitemap_docs: list[Doc] = []
     silent_modules: set[str] = set()
-    for mod in load_sites():
+    for mod in [*load_sites(), *extra_sites]:
         name = mod.__name__.rsplit(".", 1)[-1]
         if name == "search":
             continue
@@ -235,6 +238,17 @@ def _results_page(q: str, hits: list[tuple[Doc, float]], total: int) -> str:
 
 
 def routes(ctx) -> list[BaseRoute]:
+    extra = list(getattr(ctx, "extra", {}).get("extra_sites") or [])
+    own: list[Index] = []
+
+    def index() -> Index:
+        if not extra:
+            return get_index()
+        with _index_lock:
+            if not own:
+                own.append(build_index(extra))
+            return own[0]
+
     async def search(request: Request) -> Response:
         params = request.query_params
         q = params.get("q", "").strip()
@@ -251,7 +265,7 @@ def routes(ctx) -> list[BaseRoute]:
             return _bad("num", "num must be an integer")
         if not 1 <= num <= MAX_NUM:
             return _bad("num", f"num must be between 1 and {MAX_NUM}")
-        hits = get_index().search(q, num)
+        hits = index().search(q, num)
         if fmt == "json":
             return JSONResponse(
                 {
