@@ -586,6 +586,15 @@ def fetch_records(get: Getter, notes: dict, params: dict[str, str] | None = None
             assert status == 200, (f["path"], status)
             out.extend(parse_file(text, f["format"], cols))
         return out
+    if notes.get("method") == "embedded":
+        out = []
+        for path in notes["pages"]:
+            p, _, qs = path.partition("?")
+            status, text = get(p, dict(x.split("=", 1) for x in qs.split("&") if x), {})
+            assert status == 200, (path, status)
+            got, _ = _records_of(embedded_data(text, notes["embedded"]), notes, None)
+            out.extend(got)
+        return out
     pager = notes.get("pagination") or {"style": "none"}
     style = pager["style"]
     query = dict(params or {}) | q_auth
@@ -618,6 +627,20 @@ def fetch_records(get: Getter, notes: dict, params: dict[str, str] | None = None
         page += 1
         offset += len(got)
     return out
+
+
+def embedded_data(page_html: str, where: dict[str, str]) -> Any:
+    """The JSON a page embeds: a ``<script type="application/json" id=...>`` or ``window.<var> = ...;``."""
+    if "script_id" in where:
+        m = re.search(
+            rf'<script type="application/json" id="{re.escape(where["script_id"])}">(.*?)</script>',
+            page_html,
+            re.S,
+        )
+    else:
+        m = re.search(rf"window\.{re.escape(where['var'])} = (.*?);\n", page_html, re.S)
+    assert m, f"no embedded data {where}"
+    return json.loads(m.group(1))
 
 
 def parse_file(text: str, fmt: str, cols: dict[str, str]) -> list[dict]:
