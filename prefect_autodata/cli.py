@@ -30,7 +30,9 @@ err = Console(stderr=True)
 
 
 def emit_json(obj: dict) -> None:
-    sys.stdout.write(json.dumps(obj, default=str) + "\n")
+    from prefect_autodata.runtime.redact import redact_text
+
+    sys.stdout.write(redact_text(json.dumps(obj, default=str)) + "\n")  # secrets by value, never printed
     sys.stdout.flush()
 
 
@@ -118,6 +120,7 @@ def run_cmd(
     from prefect_autodata.runtime.spec import mirrored
 
     try:
+        _check_input_file(spec, "spec")
         collector = resolve_spec(spec)
         check_spec = None if no_checks else _collector_checks(spec, collector.name, checks)
         server = None
@@ -167,14 +170,40 @@ def _collector_checks(spec_arg: str, name: str, checks_arg: str | None):
     from prefect_autodata.workspace import Workspace
 
     if checks_arg:
+        if Path(checks_arg).exists():
+            _check_input_file(checks_arg, "check spec")
         return load_checks(checks_arg)  # a missing or invalid file fails here, naming it
     given = Path(spec_arg)
     candidates = [given.parent / "checks.yaml"] if given.name == "spec.yaml" and given.is_file() else []
     candidates.append(Workspace.default().checks_path(name))
     for path in candidates:
         if path.is_file():
+            _check_input_file(str(path), "check spec")
             return load_checks(path)
     return None
+
+
+def _check_input_file(arg: str, what: str) -> None:
+    """A path argument that is a directory, unreadable, binary or not UTF-8 is bad input (one line, exit 2)."""
+    from prefect_autodata.runtime.spec import read_text_file
+
+    p = Path(arg)
+    if p.is_dir() or p.is_file():
+        read_text_file(p, what)
+
+
+def _check_sources(sources: list[str]) -> None:
+    """``--source`` must be an http(s) URL (``file://`` and friends are bad input); its credentials are
+    registered so no trace, cache entry or log line ever holds them."""
+    from urllib.parse import urlsplit
+
+    from prefect_autodata.runtime.redact import scan_url
+
+    for s in sources:
+        parts = urlsplit(s.strip())
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ConfigError(f"--source must be an http(s) URL with a host, got {s!r}")
+        scan_url(s)
 
 
 @app.command("report")
@@ -266,8 +295,10 @@ def collect_cmd(
         if schema:
             if names:
                 raise ConfigError("give --fields or --schema, not both")
+            _check_input_file(schema, "schema file")
             names = fields_from_schema_file(schema)
         sources = list(source or [])
+        _check_sources(sources)
         mirror = None
         if sandbox:
             import re

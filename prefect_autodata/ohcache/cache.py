@@ -93,7 +93,11 @@ class ArtifactCache:
         """Store ``content``; returns its entry (same bytes → same ID)."""
         if kind not in KINDS:
             raise ConfigError(f"cache kind {kind!r} is not one of {', '.join(KINDS)}")
+        from prefect_autodata.runtime.redact import redact_bytes, redact_text
+
         data = content.encode("utf-8") if isinstance(content, str) else bytes(content)
+        data = redact_bytes(data)  # a page echoing a credential we sent is stored without it
+        summary = redact_text(summary)
         if len(data) > self.max_bytes:
             raise ConfigError(
                 f"artifact of {len(data)} bytes exceeds the cache limit max_bytes={self.max_bytes}"

@@ -23,10 +23,12 @@ REDACTED = "***"
 
 def redact(text: str, secrets: Iterable[str] = ()) -> str:
     """Remove secrets and key-shaped strings from ``text``."""
+    from prefect_autodata.runtime.redact import redact_text
+
     for s in secrets:
         if s and len(s) >= 4:
             text = text.replace(s, REDACTED)
-    return _KEYLIKE.sub(REDACTED, text)
+    return redact_text(_KEYLIKE.sub(REDACTED, text))  # secrets by value: resolved and sent credentials
 
 
 def _scrub(obj: Any, secrets: tuple[str, ...]) -> Any:

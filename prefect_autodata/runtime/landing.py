@@ -112,6 +112,10 @@ def land_frame(
         else:
             target[c] = t
     df = good.copy()
+    if LINEAGE_URL in df.columns:  # secrets by value: a stored URL never carries a credential
+        from prefect_autodata.runtime.redact import redact_column
+
+        df[LINEAGE_URL] = redact_column(df[LINEAGE_URL])
     df[RUN_ID] = run_id
     df["_autodata_ord"] = range(len(df))
     con.register("_autodata_batch", df)
@@ -157,8 +161,10 @@ def _land_quarantine(con: duckdb.DuckDBPyConnection, table: str, df: pd.DataFram
     data = df.copy()
     data[RUN_ID] = run_id
     data = data.astype(object).where(data.notna(), None)
-    for c in data.columns:
-        data[c] = data[c].map(lambda v: None if v is None else str(v))
+    from prefect_autodata.runtime.redact import redact_text
+
+    for c in data.columns:  # text, with secrets redacted by value
+        data[c] = data[c].map(lambda v: None if v is None else redact_text(str(v)))
     existing = table_columns(con, qt)
     if not existing:
         con.execute(f"CREATE TABLE {q(qt)} ({', '.join(f'{q(c)} VARCHAR' for c in data.columns)})")

@@ -156,7 +156,11 @@ def finish_run(
     error: str | None = None,
     warnings: Iterable[str] = (),
 ) -> datetime:
+    from prefect_autodata.runtime.redact import redact_text
+
     ended = datetime.now(UTC)
+    error = redact_text(error) if error else error  # secrets by value
+    warnings = [redact_text(str(w)) for w in warnings]
     con.execute(
         "UPDATE _autodata_runs SET status = ?, ended_at = ?, rows_fetched = ?, rows_landed = ?, rows_rejected = ?, "
         "rows_quarantined = ?, requests = ?, cursor_value = ?, error = ?, warnings = ? WHERE run_id = ?",
@@ -190,17 +194,19 @@ def write_sources(con: duckdb.DuckDBPyConnection, run_id: str, sources: list[Any
     """Bulk insert the fetcher's per-request records (URLs already redacted by the fetcher)."""
     if not sources:
         return
+    from prefect_autodata.runtime.redact import redact_text
+
     df = pd.DataFrame(
         {
             "run_id": run_id,
-            "url": [s.url for s in sources],
+            "url": [redact_text(s.url) for s in sources],  # secrets by value (a token in the path...)
             "http_status": pd.array([s.status for s in sources], dtype="Int32"),
             "bytes": [s.bytes for s in sources],
             "content_hash": [s.content_hash for s in sources],
             "fetched_at": pd.to_datetime([s.fetched_at for s in sources], utc=True),
             "robots": [s.robots for s in sources],
             "from_cache": [bool(s.from_cache) for s in sources],
-            "error": [s.error for s in sources],
+            "error": [redact_text(s.error) if s.error else s.error for s in sources],
         }
     )
     con.register("_autodata_sources_df", df)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import ipaddress
-
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 DEFAULT_USER_AGENT = "prefect-autodata/0.1 (+https://github.com/prefect-autodata/prefect-autodata)"
@@ -45,21 +43,35 @@ class FetchPolicy(BaseModel):
     conditional_requests: bool = Field(
         True, description="Send If-None-Match / If-Modified-Since when a validator is cached."
     )
+    request_deadline: float = Field(
+        120.0,
+        gt=0,
+        le=24 * 3600,
+        description="Seconds one request may take in total, headers and body: a server trickling bytes "
+        "cannot hang a run (read_timeout only bounds silence between bytes).",
+    )
+    run_deadline: float = Field(
+        4 * 3600.0,
+        gt=0,
+        le=7 * 24 * 3600,
+        description="Seconds one run may spend fetching (retries and Retry-After waits included); a wait "
+        "that would end past it is not honoured, the request fails instead.",
+    )
+    max_json_depth: int = Field(
+        256, ge=1, le=900, description="Deepest JSON nesting accepted; deeper bodies are a clear error."
+    )
 
     @field_validator("allow_private")
     @classmethod
     def _valid_allow_entries(cls, value: list[str]) -> list[str]:
+        from prefect_autodata.runtime.ssrf import check_allow_entry
+
         out = []
         for item in value:
             item = item.strip()
             if not item:
                 raise ValueError("allow_private entries must be non-empty CIDRs or host names")
-            if "/" in item:
-                try:
-                    ipaddress.ip_network(item, strict=False)
-                except ValueError as exc:
-                    raise ValueError(f"allow_private entry {item!r} is not a valid CIDR") from exc
-            out.append(item.lower())
+            out.append(check_allow_entry(item))
         return out
 
 

@@ -43,6 +43,9 @@ MEDIA_COLUMN = "media"  # crawl sources with verify_media: the page's verified m
 ColumnType = Literal["string", "integer", "float", "boolean", "date", "timestamp", "json"]
 _IDENT = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_ ]{0,62}$")  # "2B", "3B": baseball columns start with a digit
 _PARAM = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+MAX_PAGES = 100_000  # pages per request / crawl: a typo'd 10**9 is a clear error, not a run that never ends
+MAX_RANGE = 100_000  # values one integer range parameter may expand to
+MAX_REQUESTS = 1_000_000  # requests one source's parameter product may expand to
 
 
 class _Model(BaseModel):
@@ -237,6 +240,11 @@ class ParamSpec(_Model):
             raise ValueError("from_source needs field")
         if self.range is not None and self.range[0] > self.range[1]:
             raise ValueError(f"range start {self.range[0]} is after end {self.range[1]}")
+        if self.range is not None and self.range[1] - self.range[0] + 1 > MAX_RANGE:
+            raise ValueError(
+                f"range [{self.range[0]}, {self.range[1]}] has {self.range[1] - self.range[0] + 1} values, "
+                f"more than the cap of {MAX_RANGE}"
+            )
         if self.date is not None:
             from prefect_autodata.runtime.templates import resolve_date
 
@@ -265,7 +273,7 @@ class Pagination(_Model):
         None, description="cursor: where the next cursor is; next_link: the next URL."
     )
     total: Selector | None = Field(None, description="Where the total record count is (stops exactly).")
-    max_pages: int = Field(1000, ge=1, description="Hard bound on pages per request.")
+    max_pages: int = Field(1000, ge=1, le=MAX_PAGES, description="Hard bound on pages per request.")
 
     @model_validator(mode="after")
     def _needs(self) -> Pagination:
@@ -344,6 +352,20 @@ class Source(_Model):
             raise ValueError(f"source {self.name!r}: verify_media needs kind crawl")
         if self.kind == "csv" and self.records.kind not in (None,):
             raise ValueError("csv sources take no records selector (each CSV row is a record)")
+        combos = 1
+        for p in self.params.values():
+            combos *= (
+                len(p.values) if p.values is not None else (p.range[1] - p.range[0] + 1 if p.range else 1)
+            )
+        if combos > MAX_REQUESTS:
+            raise ValueError(
+                f"source {self.name!r}: its parameters expand to {combos} requests, more than the cap of "
+                f"{MAX_REQUESTS}"
+            )
+        if self.crawl is not None and self.crawl.pages > MAX_PAGES:
+            raise ValueError(
+                f"source {self.name!r}: crawl.pages {self.crawl.pages} is over the cap of {MAX_PAGES}"
+            )
         for f in self.fields:
             if f.from_param and f.from_param not in self.params and f.from_param not in ("cursor",):
                 raise ValueError(
@@ -532,11 +554,7 @@ class CollectorSpec(_Model):
     @classmethod
     def load(cls, path: str | Path) -> CollectorSpec:
         p = Path(path)
-        try:
-            text = p.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ConfigError(f"cannot read spec {p}: {exc.strerror or exc}") from exc
-        return cls.from_yaml(text, origin=str(p))
+        return cls.from_yaml(read_text_file(p, "spec"), origin=str(p))
 
     def save(self, path: str | Path) -> Path:
         p = Path(path)
@@ -545,6 +563,26 @@ class CollectorSpec(_Model):
         tmp.write_text(self.to_yaml(), encoding="utf-8")
         tmp.replace(p)
         return p
+
+
+def read_text_file(path: str | Path, what: str = "file") -> str:
+    """A UTF-8 text file's contents, or one ConfigError saying why not (directory, unreadable, binary,
+    not UTF-8): bad files are bad input, never a traceback."""
+    p = Path(path)
+    if p.is_dir():
+        raise ConfigError(f"{what} {p} is a directory, not a file")
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"cannot read {what} {p}: {exc.strerror or exc}") from exc
+    if b"\x00" in data[:65536]:
+        raise ConfigError(f"{what} {p} is a binary file, not YAML text")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"{what} {p} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})"
+        ) from exc
 
 
 def _name_first(node: Any) -> Any:

@@ -23,11 +23,41 @@ _METADATA = (
 )
 
 
-def classify_address(addr: str) -> str | None:
-    """Why an address is not public (``link-local/metadata``, ``loopback``, ``private``...), or None."""
-    ip = ipaddress.ip_address(addr.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+_NAT64 = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("64:ff9b:1::/48"))
+_EMBEDDING = (  # IPv6 ranges that carry an IPv4 address inside them
+    ipaddress.ip_network("::ffff:0:0/96"),  # IPv4-mapped
+    ipaddress.ip_network("::/96"),  # IPv4-compatible (deprecated)
+    ipaddress.ip_network("::ffff:0:0:0/96"),  # SIIT IPv4-translated
+    ipaddress.ip_network("2002::/16"),  # 6to4
+    ipaddress.ip_network("2001::/32"),  # Teredo
+    *_NAT64,
+)
+MIN_PREFIX = {4: 8, 6: 7}  # allow_private networks wider than this are catch-alls
+
+
+def embedded_ipv4(ip: ipaddress.IPv6Address) -> list[tuple[str, ipaddress.IPv4Address]]:
+    """The IPv4 addresses an IPv6 address carries: mapped, compatible, SIIT, 6to4, Teredo, NAT64, ISATAP."""
+    out: list[tuple[str, ipaddress.IPv4Address]] = []
+    packed = ip.packed
+    if ip.ipv4_mapped is not None:
+        out.append(("IPv4-mapped", ip.ipv4_mapped))
+    elif packed[:12] == bytes(12) and int(ip) > 1:
+        out.append(("IPv4-compatible", ipaddress.IPv4Address(packed[12:])))
+    elif packed[:8] == bytes(8) and packed[8:12] == b"\xff\xff\x00\x00":
+        out.append(("IPv4-translated", ipaddress.IPv4Address(packed[12:])))
+    if ip.sixtofour is not None:
+        out.append(("6to4", ip.sixtofour))
+    if ip.teredo is not None:
+        server, client = ip.teredo
+        out += [("Teredo server", server), ("Teredo client", client)]
+    if any(ip in net for net in _NAT64):
+        out.append(("NAT64", ipaddress.IPv4Address(packed[12:])))
+    if packed[8:12] in (b"\x00\x00\x5e\xfe", b"\x02\x00\x5e\xfe"):
+        out.append(("ISATAP", ipaddress.IPv4Address(packed[12:])))
+    return out
+
+
+def _classify_ip(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str | None:
     if any(ip in net for net in _METADATA if net.version == ip.version):
         return "link-local/metadata"
     if ip.is_loopback:
@@ -41,6 +71,51 @@ def classify_address(addr: str) -> str | None:
     if ip.is_reserved or not ip.is_global:
         return "reserved"
     return None
+
+
+def classify_address(addr: str) -> str | None:
+    """Why an address is not public (``link-local/metadata``, ``loopback``, ``private``...), or None.
+
+    An IPv6 address that embeds an IPv4 address (mapped, compatible, 6to4, Teredo, NAT64, ISATAP) is
+    classified by that IPv4 part: ``2002:7f00:1::`` is loopback, whatever Python thinks of 2002::/16."""
+    ip = ipaddress.ip_address(addr.split("%", 1)[0])
+    if isinstance(ip, ipaddress.IPv6Address):
+        inner = embedded_ipv4(ip)
+        if inner:
+            for _form, v4 in inner:
+                why = _classify_ip(v4)
+                if why is not None:
+                    return why
+            return None
+    return _classify_ip(ip)
+
+
+def check_allow_entry(entry: str) -> str:
+    """Validate one ``allow_private`` entry: a host name or a CIDR that is not a catch-all.
+
+    ``0.0.0.0/0``, ``::/0``, ``0.0.0.0/1`` or ``::ffff:0:0/96`` would turn the address policy off; they are
+    refused so an allow-list always names what it allows."""
+    item = entry.strip().lower()
+    if not item or any(c in item for c in "*? ,"):
+        raise ValueError(f"allow_private entry {entry!r} must be one host name or one CIDR (no wildcards)")
+    looks_ip = "/" in item or ":" in item or item.replace(".", "").isdigit()
+    if not looks_ip:
+        return item
+    try:
+        net = ipaddress.ip_network(item, strict=False)
+    except ValueError as exc:
+        raise ValueError(f"allow_private entry {entry!r} is not a valid CIDR") from exc
+    if net.prefixlen < MIN_PREFIX[net.version]:
+        raise ValueError(
+            f"allow_private entry {entry!r} is a catch-all range (/{net.prefixlen}); name the private "
+            f"network you mean (at most /{MIN_PREFIX[net.version]} wide)"
+        )
+    if net.version == 6 and any(net.supernet_of(e) for e in _EMBEDDING if e.prefixlen >= net.prefixlen):
+        raise ValueError(
+            f"allow_private entry {entry!r} covers a whole IPv4-embedding range (every IPv4 address in IPv6 "
+            "form); allow the IPv4 network itself"
+        )
+    return item
 
 
 def host_of(url: str) -> str:
@@ -57,7 +132,10 @@ class AddressPolicy:
         self._allow_names: set[str] = set()
         self._allow_nets: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []
         for entry in allow_private:
-            entry = entry.strip().lower()
+            try:
+                entry = check_allow_entry(entry)
+            except ValueError as exc:
+                raise FetchError(str(exc)) from exc
             try:
                 self._allow_nets.append(ipaddress.ip_network(entry, strict=False))
             except ValueError:
@@ -77,6 +155,14 @@ class AddressPolicy:
         if addr is None:
             return False
         ip = ipaddress.ip_address(addr.split("%", 1)[0])
+        candidates = [ip]
+        if isinstance(ip, ipaddress.IPv6Address):
+            candidates += [v4 for _form, v4 in embedded_ipv4(ip)]
+            if len(candidates) > 1:  # an embedded form is allowed only when every IPv4 part it carries is
+                return all(
+                    _classify_ip(v4) is None or any(v4 in n for n in self._allow_nets if n.version == 4)
+                    for v4 in candidates[1:]
+                )
         return any(ip in net for net in self._allow_nets if net.version == ip.version)
 
     def refusal(self, url: str) -> str | None:

@@ -173,18 +173,26 @@ def family_key(url: str) -> str:
 
 
 def redact_url(url: str) -> str:
-    """Replace secret query values (token, api_key, ...) and userinfo passwords with ``REDACTED``."""
-    parts = urlsplit(url)
+    """Replace secret query values (token, api_key, auth_token, client_secret...), userinfo passwords and
+    every registered secret value (a token in the path, say) with ``REDACTED``."""
+    from prefect_autodata.runtime.redact import is_secret_name, redact_text
+
+    try:
+        parts = urlsplit(url)
+        password = parts.password
+    except ValueError:
+        return redact_text(url)
     netloc = parts.netloc
-    if parts.password is not None:
-        netloc = netloc.replace(f":{parts.password}@", ":REDACTED@", 1)
+    if password is not None:
+        netloc = netloc.replace(f":{password}@", ":REDACTED@", 1)
     if not parts.query:
-        return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+        return redact_text(urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment)))
     pairs = [
-        (k, "REDACTED" if k.lower() in SECRET_PARAMS else v)
+        (k, "REDACTED" if k.lower() in SECRET_PARAMS or is_secret_name(k) else v)
         for k, v in parse_qsl(parts.query, keep_blank_values=True)
     ]
-    return urlunsplit((parts.scheme, netloc, parts.path, urlencode(pairs, safe="/:"), parts.fragment))
+    query = urlencode(pairs, safe="/:")
+    return redact_text(urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment)))
 
 
 def origin_of(url: str) -> str:
