@@ -7,8 +7,11 @@ registered as DataFrames and moved with set-based SQL, never row by row.
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import duckdb
 import pandas as pd
@@ -31,6 +34,41 @@ class LandingStats:
     rows_quarantined: int = 0
     added_columns: list[str] = field(default_factory=list)
     conflicts: list[str] = field(default_factory=list)
+    #: rows of the batch whose primary key an earlier row of the same batch already had
+    duplicate_rows: int = 0
+    duplicate_examples: list[list] = field(default_factory=list)
+    #: column -> stored non-null values the batch held as null (kept, not overwritten)
+    nulls_kept: dict[str, int] = field(default_factory=dict)
+
+    def warnings(self) -> list[str]:
+        out = [f"type conflict: {c}" for c in self.conflicts]
+        if self.duplicate_rows:
+            eg = "; ".join(", ".join(str(v) for v in e) for e in self.duplicate_examples)
+            out.append(
+                f"duplicate keys: {self.duplicate_rows} row(s) of the batch repeat a primary key of an "
+                f"earlier row (the last one landed), e.g. {eg}"
+            )
+        if self.nulls_kept:
+            cols = ", ".join(f"{c} ({n})" for c, n in sorted(self.nulls_kept.items()))
+            out.append(
+                f"kept {sum(self.nulls_kept.values())} stored non-null value(s) the batch had as null: {cols} "
+                "(mark a field may_become_null to let a run clear it)"
+            )
+        return out
+
+    def check_rows(self) -> list[dict]:
+        """Landing's own findings as ``_autodata_checks`` rows (engine ``landing``)."""
+        dup = {"failing_rows": self.duplicate_rows, "examples": self.duplicate_examples}
+        return [
+            {"check": "landing:duplicate_keys", "engine": "landing", "passed": not self.duplicate_rows,
+             "observed": dup, "failing_rows": self.duplicate_rows},
+            {"check": "landing:null_overwrites", "engine": "landing", "passed": not self.nulls_kept,
+             "observed": self.nulls_kept, "failing_rows": sum(self.nulls_kept.values())},
+        ]  # fmt: skip
+
+
+#: how long landing waits for a DuckDB file another process holds (env ``AUTODATA_LOCK_WAIT_S``)
+LOCK_WAIT_S = 30.0
 
 
 def q(name: str) -> str:
@@ -90,8 +128,14 @@ def land_frame(
     *,
     quarantined: pd.DataFrame | None = None,
     before_commit: Callable[[], None] | None = None,
+    on_duplicate_keys: str = "warn",
 ) -> LandingStats:
-    """Upsert ``good`` into the collector's table (call inside an open transaction)."""
+    """Upsert ``good`` into the collector's table (call inside an open transaction).
+
+    Nothing is lost silently: rows repeating a key within the batch are counted (``warn``: the
+    last one lands; ``fail``: a LandingError), and a null in the batch never replaces a stored
+    non-null value unless the field is ``may_become_null`` (the kept values are counted).
+    """
     stats = LandingStats()
     table = spec.table_name
     declared = _declared(spec)
@@ -135,11 +179,23 @@ def land_frame(
                     )
         select = ", ".join(f"CAST({q(c)} AS {t}) AS {q(c)}" for c, t in target.items() if c in df.columns)
         pk = [q(k) for k in spec.primary_key]
+        _count_duplicates(con, spec, stats)
+        if stats.duplicate_rows and on_duplicate_keys == "fail":
+            raise LandingError(stats.warnings()[-1] + "; policy fail: nothing landed")
         con.execute(
             f"CREATE OR REPLACE TEMP TABLE _autodata_stage AS SELECT {select} FROM _autodata_batch "
             f"QUALIFY row_number() OVER (PARTITION BY {', '.join(pk)} ORDER BY _autodata_ord DESC) = 1"
         )
         on = " AND ".join(f"{q(table)}.{k} IS NOT DISTINCT FROM s.{k}" for k in pk)
+        keep = [
+            c
+            for c in target
+            if c in df.columns
+            and c not in spec.primary_key
+            and c not in LINEAGE_COLUMNS
+            and c not in spec.nullable_updates()
+        ]
+        _keep_stored_values(con, table, keep, on, stats)
         con.execute(f"DELETE FROM {q(table)} USING _autodata_stage s WHERE {on}")
         cols = ", ".join(q(c) for c in target if c in df.columns)
         con.execute(f"INSERT INTO {q(table)} ({cols}) SELECT {cols} FROM _autodata_stage")
@@ -153,6 +209,41 @@ def land_frame(
     if before_commit is not None:
         before_commit()
     return stats
+
+
+def _count_duplicates(con: duckdb.DuckDBPyConnection, spec: CollectorSpec, stats: LandingStats) -> None:
+    """How many batch rows repeat a primary key, with up to five example keys."""
+    pk = ", ".join(q(k) for k in spec.primary_key)
+    rows = con.execute(
+        f"SELECT {pk}, count(*) AS n FROM _autodata_batch GROUP BY ALL HAVING count(*) > 1 ORDER BY n DESC"
+    ).fetchall()
+    stats.duplicate_rows = int(sum(r[-1] - 1 for r in rows))
+    stats.duplicate_examples = [[str(v) for v in r[:-1]] for r in rows[:5]]
+
+
+def _keep_stored_values(
+    con: duckdb.DuckDBPyConnection, table: str, columns: list[str], on: str, stats: LandingStats
+) -> None:
+    """A null in the staged batch takes the stored non-null value of the same key (counted per column).
+
+    A source field renamed or dropped upstream yields nulls; replacing good rows with them would
+    lose data without a trace.
+    """
+    if not columns:
+        return
+    counts = con.execute(
+        "SELECT "
+        + ", ".join(
+            f"count(*) FILTER (WHERE s.{q(c)} IS NULL AND {q(table)}.{q(c)} IS NOT NULL)" for c in columns
+        )
+        + f" FROM _autodata_stage s JOIN {q(table)} ON {on}"
+    ).fetchall()[0]
+    kept = {c: int(n) for c, n in zip(columns, counts, strict=True) if n}
+    if not kept:
+        return
+    sets = ", ".join(f"{q(c)} = coalesce(s.{q(c)}, {q(table)}.{q(c)})" for c in kept)
+    con.execute(f"UPDATE _autodata_stage AS s SET {sets} FROM {q(table)} WHERE {on}")
+    stats.nulls_kept = kept
 
 
 def _land_quarantine(con: duckdb.DuckDBPyConnection, table: str, df: pd.DataFrame, run_id: str) -> None:
@@ -183,15 +274,40 @@ def _land_quarantine(con: duckdb.DuckDBPyConnection, table: str, df: pd.DataFram
 # -- one run's transactions --------------------------------------------------------------------------------
 
 
-def connect(db_path: str) -> duckdb.DuckDBPyConnection:
-    """Open the destination; a locked or unreadable file is one clear error naming it."""
+class DatabaseLocked(TerminalError):
+    """Another process held the DuckDB file for longer than landing waits."""
+
+
+def lock_wait_s() -> float:
+    try:
+        return max(0.0, float(os.environ.get("AUTODATA_LOCK_WAIT_S", LOCK_WAIT_S)))
+    except ValueError:
+        return LOCK_WAIT_S
+
+
+def connect(db_path: str, *, wait_s: float | None = None) -> duckdb.DuckDBPyConnection:
+    """Open the destination; a file another process holds is retried for up to ``wait_s``
+    (default ``lock_wait_s()``), then one clear error naming it, as is an unreadable file."""
     from pathlib import Path
 
     Path(db_path).parent.mkdir(parents=True, exist_ok=True)
-    try:
-        return duckdb.connect(str(db_path))
-    except duckdb.Error as exc:
-        raise TerminalError(f"cannot open DuckDB database {db_path}: {str(exc).splitlines()[0]}") from exc
+    wait_s = lock_wait_s() if wait_s is None else wait_s
+    deadline = time.monotonic() + wait_s
+    pause = 0.05
+    while True:
+        try:
+            return duckdb.connect(str(db_path))
+        except duckdb.Error as exc:
+            first = str(exc).splitlines()[0]
+            if "lock" not in first.lower():
+                raise TerminalError(f"cannot open DuckDB database {db_path}: {first}") from exc
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise DatabaseLocked(
+                    f"DuckDB database {db_path} is locked by another process (waited {wait_s:g} s): {first}"
+                ) from exc
+            time.sleep(min(pause, left))
+            pause = min(pause * 2, 1.0)
 
 
 def begin_run(db_path: str, spec: CollectorSpec, run_id: str, *, flow_run_id: str | None, started_at):
@@ -202,6 +318,7 @@ def begin_run(db_path: str, spec: CollectorSpec, run_id: str, *, flow_run_id: st
     try:
         con.execute("BEGIN")
         lineage.ensure_tables(con)
+        lineage.apply_pending(con, db_path)
         lineage.mark_aborted(con, spec.name)
         lineage.start_run(
             con,
@@ -235,11 +352,22 @@ def land_run(
     warnings: list[str] | None = None,
     before_commit: Callable[[], None] | None = None,
     profile: dict | None = None,
+    on_duplicate_keys: str = "warn",
 ):
-    """Data, quarantine, sources, checks, the batch profile and the final run status in ONE transaction."""
+    """Data, quarantine, sources, checks, the batch profile and the final run status in ONE transaction.
+
+    A database another process holds is waited for (``lock_wait_s``); past that the fetched batch
+    is kept in ``<db folder>/pending/`` (named in the error) instead of being discarded. A run
+    whose landing kept stored values over nulls is not a good run: its profile is not the next
+    drift baseline.
+    """
     from prefect_autodata.runtime import lineage
 
-    con = connect(db_path)
+    try:
+        con = connect(db_path)
+    except DatabaseLocked as exc:
+        kept = _spill(db_path, spec, run_id, good)
+        raise DatabaseLocked(f"{exc}; the fetched batch ({len(good)} rows) is kept in {kept}") from exc
     try:
         con.execute("BEGIN")
         try:
@@ -251,14 +379,21 @@ def land_run(
                     before_commit()
             else:
                 stats = land_frame(
-                    con, spec, good, run_id, quarantined=quarantined, before_commit=before_commit
+                    con,
+                    spec,
+                    good,
+                    run_id,
+                    quarantined=quarantined,
+                    before_commit=before_commit,
+                    on_duplicate_keys=on_duplicate_keys,
                 )
             lineage.write_sources(con, run_id, sources)
-            lineage.write_checks(con, run_id, check_results or [])
-            if profile is not None and status == "succeeded":
+            landing_checks = stats.check_rows() if status != "failed_checks" else []
+            lineage.write_checks(con, run_id, (check_results or []) + landing_checks)
+            if profile is not None and status == "succeeded" and not stats.nulls_kept:
                 lineage.write_profile(con, run_id, spec.name, profile)
             cursor = read_cursor(con, spec)
-            all_warnings = list(warnings or []) + [f"type conflict: {c}" for c in stats.conflicts]
+            all_warnings = list(warnings or []) + stats.warnings()
             ended = lineage.finish_run(
                 con,
                 run_id,
@@ -281,6 +416,17 @@ def land_run(
         con.close()
 
 
+def _spill(db_path: str, spec: CollectorSpec, run_id: str, good: pd.DataFrame) -> Path | str:
+    """Write a batch that could not land to ``<db folder>/pending/<table>-<run_id>.parquet``."""
+    dest = Path(db_path).resolve().parent / "pending" / f"{spec.table_name}-{run_id}.parquet"
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        good.to_parquet(dest, index=False)
+    except (OSError, ValueError, TypeError, ImportError) as exc:
+        return f"(nowhere: writing {dest} failed: {exc})"
+    return dest
+
+
 def previous_profile(db_path: str, spec: CollectorSpec) -> dict | None:
     """The last succeeded run's batch profile (drift checks on reruns)."""
     from prefect_autodata.runtime import lineage
@@ -293,10 +439,20 @@ def previous_profile(db_path: str, spec: CollectorSpec) -> dict | None:
 
 
 def fail_run(db_path: str, run_id: str, error: str, *, sources: list, requests: int, rows_fetched: int = 0):
-    """Mark the run failed (its sources are kept for diagnosis; no data rows were written)."""
+    """Mark the run failed (its sources are kept for diagnosis; no data rows were written).
+
+    If the database stays locked past the wait, the failure is written to
+    ``<db folder>/pending/<run_id>.failed.json``; the next run of any collector on the database
+    applies it (``lineage.apply_pending``), so no run stays ``running`` after its process ended.
+    """
     from prefect_autodata.runtime import lineage
 
-    con = connect(db_path)
+    try:
+        con = connect(db_path)
+    except DatabaseLocked:
+        return lineage.write_pending_failure(
+            db_path, run_id, error, requests=requests, rows_fetched=rows_fetched
+        )
     try:
         con.execute("BEGIN")
         lineage.write_sources(con, run_id, sources)

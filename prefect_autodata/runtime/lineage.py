@@ -13,6 +13,7 @@ import os
 import socket
 from collections.abc import Iterable
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -123,6 +124,48 @@ def mark_aborted(con: duckdb.DuckDBPyConnection, collector: str) -> int:
             [datetime.now(UTC), run_id],
         )
     return len(dead)
+
+
+def _pending_dir(db_path: str) -> Path:
+    return Path(db_path).resolve().parent / "pending"
+
+
+def write_pending_failure(
+    db_path: str, run_id: str, error: str, *, requests: int, rows_fetched: int
+) -> datetime:
+    """A run's failure that could not be written (the database stayed locked), for the next run to apply."""
+    ended = datetime.now(UTC)
+    path = _pending_dir(db_path) / f"{run_id}.failed.json"
+    record = {"run_id": run_id, "error": error, "ended_at": ended.isoformat(), "requests": requests,
+              "rows_fetched": rows_fetched}  # fmt: skip
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(record), encoding="utf-8")
+    except OSError:  # nowhere to write: the next run marks it aborted (its process is gone)
+        pass
+    return ended
+
+
+def apply_pending(con: duckdb.DuckDBPyConnection, db_path: str) -> int:
+    """Record the failures earlier runs could not write (call inside a transaction)."""
+    folder = _pending_dir(db_path)
+    if not folder.is_dir():
+        return 0
+    done = 0
+    for path in sorted(folder.glob("*.failed.json")):
+        try:
+            rec = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        con.execute(
+            "UPDATE _autodata_runs SET status = 'failed', ended_at = ?, error = ?, requests = ?, rows_fetched = ? "
+            "WHERE run_id = ? AND status = 'running'",
+            [datetime.fromisoformat(rec["ended_at"]), rec.get("error"), rec.get("requests") or 0,
+             rec.get("rows_fetched") or 0, rec["run_id"]],
+        )  # fmt: skip
+        path.unlink(missing_ok=True)
+        done += 1
+    return done
 
 
 def start_run(

@@ -193,6 +193,11 @@ class FieldRule(Selector):
     internal: bool = Field(
         False, description="Used inside the run only (e.g. a detail.url_field): not a column of the table."
     )
+    may_become_null: bool = Field(
+        False,
+        description="A later run may replace a stored value with null (by default an upsert keeps the stored "
+        "non-null value and warns: a vanished source field must not erase good data).",
+    )
     transforms: list[Transform] = Field(default_factory=list)
 
     @field_validator("name")
@@ -505,6 +510,15 @@ class CollectorSpec(_Model):
         from prefect_autodata.workspace import table_name
 
         return table_name(self.table or self.name)
+
+    def nullable_updates(self) -> set[str]:
+        """Columns whose stored value a later run may replace with null (``may_become_null`` fields)."""
+        out: set[str] = set()
+        for s in self.sources:
+            for f in [*s.fields, *(s.detail.fields if s.detail else [])]:
+                if f.may_become_null:
+                    out.add(f.name)
+        return out
 
     def output_columns(self) -> list[ColumnSpec]:
         """Declared columns first, then any emitted field not declared (typed by the field)."""
