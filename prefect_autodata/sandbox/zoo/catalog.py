@@ -159,7 +159,9 @@ def draw_task(seed: int, i: int) -> ZooTask:
     kind = KINDS[kind_name]
     fams = compatible(kind_name)
     family = rng.choice(fams)
-    rs = record_set(kind, rng, draw_size(rng))
+    size = draw_size(rng)
+    cap = getattr(FAMILIES[family], "max_records", None)
+    rs = record_set(kind, rng, min(size, cap) if cap else size)
     host = make_host(rng, i)
     site = FAMILIES[family].build(rs, rng, host)
     filters = draw_filters(kind, rs, rng)

@@ -462,7 +462,7 @@ def detail_scheme(rng: random.Random, entry: str) -> tuple[str, str]:
     """(route path template, href template with {slug}/{id}) for detail pages."""
     choice = rng.choice(("slug", "id_path", "id_query"))
     if choice == "slug":
-        return entry + "{slug}/", entry + "{slug}/"
+        return entry + "{slug}.html", entry + "{slug}.html"
     if choice == "id_path":
         return "/item/{id:int}", "/item/{id}"
     return "/view", "/view?id={id}"
@@ -530,3 +530,85 @@ def base_notes(
     }
     notes.update(extra)
     return notes
+
+
+def detail_routes(
+    rs: RecordSet, rng: random.Random, entry: str, render: Callable[[int], str]
+) -> tuple[list[BaseRoute], Callable[[int], str]]:
+    """Routes of one detail page per record and ``href(i)`` (a site-root path) to reach record i."""
+    route_path, template = detail_scheme(rng, entry)
+    slugs = [detail_slug(rs, i) for i in range(len(rs.records))]
+    by_slug = {s: i for i, s in enumerate(slugs)}
+    n = len(rs.records)
+
+    def href(i: int) -> str:
+        return template.format(slug=slugs[i], id=i + 1)
+
+    async def page(request: Request) -> Response:
+        if "slug" in request.path_params:
+            i = by_slug.get(request.path_params["slug"])
+        elif "id" in request.path_params:
+            i = request.path_params["id"] - 1
+        else:
+            raw = request.query_params.get("id", "")
+            if not raw.isdigit():
+                return bad_request("id must be a positive integer")
+            i = int(raw) - 1
+        if i is None or not 0 <= i < n:
+            return not_found()
+        return html_ok(render(i))
+
+    return [Route(route_path, page)], href
+
+
+DETAIL_STYLES = ("dl", "table", "colon", "spans", "icons")
+
+
+def render_fields(
+    style: str, fields: list[str], rec: dict[str, Any], labels: dict[str, str], namer: Namer, split: bool
+) -> str:
+    """Label/value markup of one record's fields in a detail style."""
+    icons = {f: ICONS[k % len(ICONS)] for k, f in enumerate(fields)}
+
+    def val(f: str) -> str:
+        v = rec.get(f)
+        return "" if v is None else split_value(str(v), split)
+
+    if style == "dl":
+        rows = "".join(f"<dt>{esc(labels[f])}</dt><dd>{val(f)}</dd>" for f in fields)
+        return f"<dl{namer.attr('meta')}>{rows}</dl>"
+    if style == "table":
+        rows = "".join(f"<tr><th>{esc(labels[f])}</th><td>{val(f)}</td></tr>" for f in fields)
+        return f"<table{namer.attr('meta')}>{rows}</table>"
+    if style == "colon":
+        return "".join(f"<p>{esc(labels[f])}: {val(f)}</p>" for f in fields)
+    if style == "spans":
+        return "".join(
+            f"<div><span{namer.attr('label')}>{esc(labels[f])}</span>"
+            f"<span{namer.attr('value')}>{val(f)}</span></div>"
+            for f in fields
+        )
+    return "".join(
+        f'<div><span title="{esc(labels[f])}" aria-hidden="true">{icons[f]}</span> {val(f)}</div>'
+        for f in fields
+    )
+
+
+def field_specs(
+    style: str, fields: list[str], labels: dict[str, str], base: str
+) -> dict[str, dict[str, Any]]:
+    """XPath specs (for the oracle) of ``render_fields`` output placed under ``base``."""
+    icons = {f: ICONS[k % len(ICONS)] for k, f in enumerate(fields)}
+    out: dict[str, dict[str, Any]] = {}
+    for k, f in enumerate(fields, start=1):
+        if style == "dl":
+            out[f] = spec(f"{base}/dl/dd[{k}]")
+        elif style == "table":
+            out[f] = spec(f"{base}/table//tr[{k}]/td")
+        elif style == "colon":
+            out[f] = spec(f"{base}/p[{k}]", f"{labels[f]}:")
+        elif style == "spans":
+            out[f] = spec(f"{base}/div[{k}]/span[2]")
+        else:
+            out[f] = spec(f"{base}/div[{k}]", icons[f])
+    return out
