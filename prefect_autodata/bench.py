@@ -232,3 +232,225 @@ def to_markdown(report: BenchReport, *, title: str = "Agent squads on the sandbo
 def summary_json(report: BenchReport) -> dict[str, Any]:
     """The ``--json`` object: ``per_domain``, ``per_template``, ``tasks``, ``median_agent_seconds``."""
     return report.model_dump(mode="json")
+
+
+# ----------------------------------------------------------------------------- the layout zoo suite
+
+
+class ZooTaskScore(BaseModel):
+    id: str
+    family: str
+    kind: str
+    domain: str
+    status: str
+    stop_reason: str = ""
+    instruction: str = ""
+    fields: list[str] | None = None
+    source: str | None = None
+    f1: float = 0.0
+    precision: float = 0.0
+    recall: float = 0.0
+    row_precision: float = 0.0
+    row_recall: float = 0.0
+    rows: int = 0
+    expected_rows: int = 0
+    agent_seconds: float = 0.0
+    seconds: float = 0.0
+    tokens: int = 0
+    error: str | None = None
+
+
+class ZooAggregate(BaseModel):
+    f1: float
+    precision: float
+    recall: float
+    row_precision: float
+    row_recall: float
+    tasks: int
+
+
+class ZooBenchReport(BaseModel):
+    suite: str = "zoo"
+    seed: int
+    per_family: dict[str, ZooAggregate]
+    per_kind: dict[str, ZooAggregate]
+    per_domain: dict[str, ZooAggregate]
+    tasks: list[ZooTaskScore]
+    f1: float
+    precision: float
+    recall: float
+    row_precision: float
+    row_recall: float
+    median_agent_seconds: float
+    backend: str = "offline"
+    seconds: float = 0.0
+    command: str = Field(default="", description="The command line that produced this report.")
+
+
+def _zoo_mean(scores: list[ZooTaskScore]) -> ZooAggregate:
+    def m(attr: str) -> float:
+        return round(statistics.fmean(getattr(s, attr) for s in scores), 4) if scores else 0.0
+
+    return ZooAggregate(
+        f1=m("f1"),
+        precision=m("precision"),
+        recall=m("recall"),
+        row_precision=m("row_precision"),
+        row_recall=m("row_recall"),
+        tasks=len(scores),
+    )
+
+
+def _zoo_groups(scores: list[ZooTaskScore], key: str) -> dict[str, ZooAggregate]:
+    groups: dict[str, list[ZooTaskScore]] = {}
+    for s in scores:
+        groups.setdefault(getattr(s, key), []).append(s)
+    return {k: _zoo_mean(v) for k, v in sorted(groups.items())}
+
+
+def run_zoo_bench(
+    *,
+    seed: int,
+    tasks: int = 60,
+    backend: str = "offline",
+    root: str | Path | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> ZooBenchReport:
+    """Draw ``tasks`` zoo tasks from ``seed``, serve every site in one sandbox, collect and score each.
+
+    A task that cannot be drawn, collected or scored scores 0 with its error; the run goes on.
+    """
+    from prefect_autodata.flows.collect import collect
+    from prefect_autodata.sandbox.scorer import score
+    from prefect_autodata.sandbox.server import sandbox_secrets
+    from prefect_autodata.sandbox.zoo.catalog import draw_task
+    from prefect_autodata.sandbox.zoo.server import ZooServer
+    from prefect_autodata.workspace import Workspace
+
+    if tasks < 1:
+        raise ConfigError("--tasks must be at least 1 for the zoo suite")
+    say = progress or (lambda _m: None)
+    t0 = time.monotonic()
+    root_dir = Path(root) if root else Path(tempfile.mkdtemp(prefix="autodata-zoo-"))
+    scores: list[ZooTaskScore] = []
+    drawn = []
+    for i in range(tasks):
+        try:
+            drawn.append(draw_task(seed, i))
+        except Exception as exc:  # a generator bug in one task must not lose the others' figures
+            scores.append(
+                ZooTaskScore(
+                    id=f"z{seed}-{i:03d}",
+                    family="?",
+                    kind="?",
+                    domain="?",
+                    status="error",
+                    error=f"draw failed: {type(exc).__name__}: {exc}",
+                )
+            )
+            say(f"z{seed}-{i:03d}: draw failed {exc}")
+    with ZooServer([t.site for t in drawn], seed=seed) as server:
+        base = server.base_url
+        for task in drawn:
+            ts = ZooTaskScore(
+                id=task.id,
+                family=task.family,
+                kind=task.kind,
+                domain=task.domain,
+                status="error",
+                instruction=task.instruction,
+                fields=task.fields,
+                source=task.source,
+                expected_rows=len(task.truth),
+            )
+            ws = Workspace(root_dir / task.id).ensure()
+            try:
+                res = collect(
+                    task.instruction,
+                    sources=[base + task.source] if task.source else None,
+                    fields=list(task.fields) if task.fields else None,
+                    workspace=ws,
+                    backend=backend,
+                    search_url=base,
+                    mirror=base,
+                    today=task.today,
+                    deploy=False,
+                    prepare=sandbox_secrets,
+                )
+                ts.status, ts.stop_reason, ts.rows = res.status, res.stop_reason, res.rows
+                ts.agent_seconds, ts.seconds, ts.tokens, ts.error = (
+                    res.agent_seconds,
+                    res.seconds,
+                    res.tokens,
+                    res.error,
+                )
+                if res.table and res.status in ("succeeded", "failed_checks") and res.rows:
+                    s = score(_table(res.db, res.table), task.truth, fields=task.scored_fields)
+                    ts.f1, ts.precision, ts.recall = round(s.f1, 4), round(s.precision, 4), round(s.recall, 4)
+                    ts.row_precision, ts.row_recall = round(s.row_precision, 4), round(s.row_recall, 4)
+            except Exception as exc:  # one task's failure scores 0 with its error
+                ts.status = "error"
+                ts.error = f"{type(exc).__name__}: {exc}"
+            scores.append(ts)
+            say(
+                f"{ts.id} [{ts.family}]: {ts.status} F1={ts.f1:.3f} rows={ts.rows}/{ts.expected_rows} "
+                f"agent={ts.agent_seconds:.1f}s"
+            )
+    overall = _zoo_mean(scores)
+    agent_times = [s.agent_seconds for s in scores if s.agent_seconds]
+    return ZooBenchReport(
+        seed=seed,
+        per_family=_zoo_groups(scores, "family"),
+        per_kind=_zoo_groups(scores, "kind"),
+        per_domain=_zoo_groups(scores, "domain"),
+        tasks=scores,
+        f1=overall.f1,
+        precision=overall.precision,
+        recall=overall.recall,
+        row_precision=overall.row_precision,
+        row_recall=overall.row_recall,
+        median_agent_seconds=round(statistics.median(agent_times), 3) if agent_times else 0.0,
+        backend=backend,
+        seconds=round(time.monotonic() - t0, 1),
+    )
+
+
+def zoo_markdown(report: ZooBenchReport) -> str:
+    """Overall, per-family, per-kind and per-task tables of a zoo run."""
+
+    def table(title: str, groups: dict[str, ZooAggregate]) -> list[str]:
+        out = [
+            "",
+            f"| {title} | tasks | F1 | P | R | row P | row R |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        ]
+        out += [
+            f"| {k} | {a.tasks} | {a.f1:.3f} | {a.precision:.3f} | {a.recall:.3f} | {a.row_precision:.3f} | "
+            f"{a.row_recall:.3f} |"
+            for k, a in groups.items()
+        ]
+        return out
+
+    lines = [
+        f"## The layout zoo (seed {report.seed}, {len(report.tasks)} tasks)",
+        "",
+        f"Command: `{report.command or f'autodata bench --suite zoo --seed {report.seed}'}` — backend "
+        f"{report.backend}. F1 {report.f1:.3f} (P {report.precision:.3f}, R {report.recall:.3f}), row P "
+        f"{report.row_precision:.3f}, row R {report.row_recall:.3f}; median agent time "
+        f"{report.median_agent_seconds:.1f} s; whole run {report.seconds:.0f} s.",
+    ]
+    lines += table("family", report.per_family)
+    lines += table("kind", report.per_kind)
+    lines += [
+        "",
+        "| task | family | status | F1 | rows | expected | agent s |",
+        "| --- | --- | --- | ---: | ---: | ---: | ---: |",
+    ]
+    for t in report.tasks:
+        status = (
+            t.status if t.status == "succeeded" else f"{t.status} ({t.stop_reason or (t.error or '')[:60]})"
+        )
+        lines.append(
+            f"| {t.id} | {t.family} | {status} | {t.f1:.3f} | {t.rows} | {t.expected_rows} | {t.agent_seconds:.1f} |"
+        )
+    return "\n".join(lines) + "\n"

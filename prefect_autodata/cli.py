@@ -386,7 +386,17 @@ def collect_cmd(
 
 @app.command("bench")
 def bench_cmd(
-    tasks: str = typer.Option(None, "--tasks", help="Comma-separated task IDs (default: the whole catalog)."),
+    tasks: str = typer.Option(
+        None,
+        "--tasks",
+        help="Sandbox: comma-separated task IDs (default: the whole catalog). Zoo: how many tasks to draw (default 60).",
+    ),
+    suite: str = typer.Option(
+        "sandbox", "--suite", help="sandbox (the task catalog), zoo (the layout zoo) or all."
+    ),
+    seed: int = typer.Option(
+        None, "--seed", help="Zoo: the seed to draw tasks from (default: a fresh one, printed)."
+    ),
     no_source: bool = typer.Option(False, "--no-source", help="Give no --source: the agents search."),
     chaos: str = typer.Option("none", "--chaos", help="Sandbox chaos profile: none, flaky or hostile."),
     repeat: int = typer.Option(1, "--repeat", help="Run every task N times (variance)."),
@@ -398,24 +408,47 @@ def bench_cmd(
     import shlex
     from pathlib import Path
 
-    from prefect_autodata.bench import run_bench, summary_json, to_markdown
+    from prefect_autodata.bench import run_bench, run_zoo_bench, summary_json, to_markdown, zoo_markdown
 
-    ids = [t.strip() for t in tasks.split(",") if t.strip()] if tasks else None
+    if suite not in ("sandbox", "zoo", "all"):
+        _fail(ConfigError(f"--suite must be sandbox, zoo or all, not {suite!r}"))
+        return
+    count = int(tasks) if tasks and tasks.strip().isdigit() else None
+    if suite in ("zoo", "all") and tasks and count is None:
+        _fail(ConfigError(f"--tasks for the zoo suite is a number of tasks, not {tasks!r}"))
+        return
+    ids = [t.strip() for t in tasks.split(",") if t.strip()] if tasks and count is None else None
+    command = "autodata bench " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+    md, payload = "", {}
     try:
-        report = run_bench(
-            ids, no_source=no_source, chaos=chaos, repeat=repeat, backend=backend, progress=err.print
-        )
+        if suite in ("zoo", "all"):
+            if seed is None:
+                import secrets
+
+                seed = secrets.randbelow(1_000_000)
+            err.print(f"zoo seed {seed} (rerun with --seed {seed})")
+            zoo = run_zoo_bench(seed=seed, tasks=count or 60, backend=backend, progress=err.print)
+            zoo.command = command
+            md += zoo_markdown(zoo)
+            payload = zoo.model_dump(mode="json")
+        if suite in ("sandbox", "all"):
+            report = run_bench(
+                ids, no_source=no_source, chaos=chaos, repeat=repeat, backend=backend, progress=err.print
+            )
+            report.command = command
+            md = (md + "\n" if md else "") + to_markdown(report)
+            payload = (
+                {"zoo": payload, "sandbox": summary_json(report)} if suite == "all" else summary_json(report)
+            )
     except AutoDataError as exc:
         _fail(exc)
         return
-    report.command = "autodata bench " + " ".join(shlex.quote(a) for a in sys.argv[2:])
-    md = to_markdown(report)
     if out:
         Path(out).parent.mkdir(parents=True, exist_ok=True)
         Path(out).write_text(md, encoding="utf-8")
         err.print(f"tables written to {out}")
     if as_json:
-        emit_json(summary_json(report))
+        emit_json(payload)
     else:
         sys.stdout.write(md)
 
