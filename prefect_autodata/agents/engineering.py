@@ -592,10 +592,29 @@ def induce(
         for c in induce_listings(evidence, plan, reader=reader, fetcher=fetcher)
         if len(c.covered) > best_cov
     ]
+    best_cov = max((len(c.covered) for c in out), default=0)
+    if best_cov < len(plan.fields):  # only where the specialised inducers left fields uncovered
+        out += [c for c in _generic(evidence, plan, reader, fetcher, name) if len(c.covered) > best_cov]
     if name:
         out = [c.model_copy(update={"spec": c.spec.model_copy(update={"name": name})}) for c in out]
     out.sort(key=lambda c: -c.score)
     return out
+
+
+def _generic(evidence: Evidence, plan: ParsedInstruction, reader: Any, fetcher: Any, name: str | None):
+    """Kind-agnostic candidates (``agents/induction``): tables and record regions for any field names."""
+    from prefect_autodata.agents.induction import induce as induce_generic
+
+    if not plan.fields:
+        return []
+    return induce_generic(
+        evidence,
+        list(plan.fields),
+        name=name or spec_name(plan),
+        description=plan.text,
+        reader=reader,
+        fetcher=fetcher,
+    )
 
 
 def _retarget_entities(

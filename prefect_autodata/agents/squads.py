@@ -195,8 +195,11 @@ def _latest(inbox: list[Message], kind: type) -> Any:
 
 @register_offline_role(Role.PLAN)
 def plan_role(inbox: list[Message], tools: Toolbox):
+    from prefect_autodata.agents.induction.fallback import open_request
+
     ctx = current()
     ctx.parsed = make_plan(ctx.instruction, fields=ctx.fields, today=ctx.today)
+    ctx.parsed = open_request(ctx.parsed, fields=ctx.fields, sources=ctx.sources)  # until issue 12's Request
     cid = tools.store(
         ctx.parsed.model_dump_json(),
         kind="json",

@@ -1,0 +1,332 @@
+"""Spec assembly: requested field names + the pages the web agent saw → ranked candidate CollectorSpecs.
+
+For every HTML page of the evidence it tries the page's tables (one record per row) and its record
+regions (one record per repeated item, list → detail when the items link to pages of their own).
+The requested fields are matched against everything the listing and the sampled detail pages offer
+(``matching.assign``); each candidate spec says which requested fields it covers, by which rule,
+and why. Nothing here depends on a site, a record kind or a field vocabulary: fields are names.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urljoin
+
+from prefect_autodata.agents.induction import pagination, regions, tables
+from prefect_autodata.agents.induction.dom import parse
+from prefect_autodata.agents.induction.matching import Candidate, Match, assign, dominant_type
+from prefect_autodata.agents.induction.selectors import detail_candidates
+from prefect_autodata.runtime.policy import FetchPolicy
+from prefect_autodata.runtime.spec import (
+    CollectorSpec,
+    ColumnSpec,
+    DetailSpec,
+    FieldRule,
+    RequestTemplate,
+    Selector,
+    Source,
+    Transform,
+)
+
+DETAIL_SAMPLES = 4
+DETAIL_URL = "detail_url"
+
+
+def _read(reader: Any, cache_id: str | None) -> str | None:
+    if reader is None or not cache_id:
+        return None
+    try:
+        data = reader(cache_id) if callable(reader) else reader.get(cache_id)
+    except Exception:  # a missing artifact: no sample from this page
+        return None
+    return data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+
+
+def _get(fetcher: Any, url: str) -> str | None:
+    if fetcher is None:
+        return None
+    try:
+        resp = fetcher.get(url)
+    except Exception:  # a detail page that does not answer is simply not a sample
+        return None
+    return getattr(resp, "text", None)
+
+
+def typed_rule(name: str, cand: Candidate) -> FieldRule:
+    """The FieldRule reading ``cand`` as column ``name``, typed from its sample values."""
+    rule = dict(cand.rule)
+    tr = [Transform.model_validate(t) for t in rule.pop("transforms", [])]
+    kind, share = dominant_type(cand.values)
+    col = "string"
+    if share == 1.0 and kind == "integer":
+        col = "integer"
+        tr += [Transform(op="replace", pattern=r"[,\s\u202f]", value=""), Transform(op="integer")]
+    elif share == 1.0 and kind == "number":
+        col = "float"
+        tr += [Transform(op="number")]
+    return FieldRule(name=name, type=col, transforms=tr, **rule)
+
+
+def _spread(items: list[Any], k: int) -> list[Any]:
+    if len(items) <= k:
+        return list(items)
+    step = (len(items) - 1) / (k - 1)
+    return [items[round(i * step)] for i in range(k)]
+
+
+def _table_candidates(t: tables.Table) -> list[Candidate]:
+    out = []
+    for i, (label, values) in enumerate(zip(t.labels, t.columns, strict=True)):
+        distinct = len(set(values)) == len(values)
+        kind, _ = dominant_type(values)
+        out.append(
+            Candidate(
+                label=label,
+                values=values,
+                rule={"xpath": t.cell_xpath(i), "transforms": [{"op": "collapse_whitespace"}]},
+                origin="table",
+                identity=(i == 0 and distinct and kind == "text"),
+                anchor=0.8 if label else 0.3,
+            )
+        )
+    return out
+
+
+class _Built:
+    def __init__(self, spec: CollectorSpec, matches: dict[str, Match], rows: int, url: str, why: str):
+        self.spec, self.matches, self.rows, self.url, self.why = spec, matches, rows, url, why
+
+
+def _spec(
+    *,
+    name: str,
+    description: str,
+    url: str,
+    records_xpath: str,
+    requested: list[str],
+    matches: dict[str, Match],
+    detail_link: Candidate | None,
+    pages: pagination.Pagination | None,
+) -> CollectorSpec:
+    rules = [
+        typed_rule(r, matches[r].candidate)
+        for r in requested
+        if r in matches and matches[r].candidate.where == "listing"
+    ]
+    detail_rules = [
+        typed_rule(r, matches[r].candidate)
+        for r in requested
+        if r in matches and matches[r].candidate.where == "detail"
+    ]
+    detail = None
+    if detail_rules and detail_link is not None:
+        rules.append(
+            FieldRule(
+                name=DETAIL_URL,
+                xpath=detail_link.rule["xpath"],
+                attr="href",
+                internal=True,
+                transforms=[Transform(op="strip"), Transform(op="absolute_url")],
+            )
+        )
+        detail = DetailSpec(url_field=DETAIL_URL, kind="html", fields=detail_rules)
+    if not [r for r in rules if not r.internal] and detail is None:
+        raise ValueError("no field rules")
+    if not rules:
+        raise ValueError("no listing rules")
+    produced = {r.name: r for r in [*rules, *(detail.fields if detail else [])]}
+    cols = [ColumnSpec(name=r, type=produced[r].type) for r in requested if r in produced]
+    # A key only when the listing itself shows it unique over a fair sample; detail-page values are
+    # too few to tell (two books may share a title), and a wrong key quarantines good rows.
+    key = next((r for r in requested if r in matches and matches[r].candidate.identity), None)
+    key_cand = matches[key].candidate if key else None
+    key_vals = [v for v in (key_cand.values if key_cand else []) if v]
+    unique = key_cand is not None and key_cand.where == "listing" and len(key_vals) >= 5
+    pk = [key] if unique and len(set(key_vals)) == len(key_cand.values) else []
+    source = Source(
+        name="records",
+        kind="html",
+        request=RequestTemplate(url=url),
+        records=Selector(xpath=records_xpath),
+        fields=rules,
+        detail=detail,
+        pagination=pages,
+    )
+    return CollectorSpec(
+        name=name,
+        description=description,
+        primary_key=pk,
+        columns=cols,
+        sources=[source],
+        politeness=FetchPolicy(rate_limit_per_host=0, concurrency_per_host=8),
+    )
+
+
+def _detail_samples(
+    region: regions.Region, page_url: str, evidence: Any, reader: Any, fetcher: Any
+) -> list[tuple[str, Any, str]]:
+    urls = [urljoin(page_url, v) for v in region.detail_link.values if v] if region.detail_link else []
+    urls = list(dict.fromkeys(urls))
+    seen = {}
+    for p in getattr(evidence, "candidates", []) or []:
+        if p.kind == "html" and p.cache_id:
+            seen[p.final_url] = p.cache_id
+            seen[p.url] = p.cache_id
+    out = []
+    for u in _spread(urls, DETAIL_SAMPLES):
+        html = _read(reader, seen.get(u)) if u in seen else None
+        html = html or _get(fetcher, u)
+        root = parse(html)
+        if root is not None:
+            out.append((u, root, html))
+    return out
+
+
+def induce_page(
+    url: str,
+    html: str,
+    requested: list[str],
+    *,
+    name: str,
+    description: str = "",
+    entity: str | None = None,
+    evidence: Any = None,
+    reader: Any = None,
+    fetcher: Any = None,
+    max_regions: int = 3,
+) -> list[_Built]:
+    """Every spec one page supports (its tables, its best regions), unranked."""
+    root = parse(html)
+    if root is None or not requested:
+        return []
+    built: list[_Built] = []
+    pages = pagination.detect(root, url)
+    for t in tables.tables(root):
+        if t.header_column or t.rows < 2:
+            continue
+        cands = _table_candidates(t)
+        link_col = next((i for i in t.links if i == 0), next(iter(t.links), None))
+        m = assign(requested, cands, entity=entity)
+        detail_link = None
+        if link_col is not None and len(m) < len(requested):
+            dl = Candidate(
+                label=None,
+                values=t.links[link_col],
+                rule={"xpath": t.cell_xpath(link_col) + "//a"},
+                origin="link",
+            )
+            fake = regions.Region(
+                parent=None, items=[], records_xpath=t.records_xpath, score=0, detail_link=dl
+            )
+            samples = _detail_samples(fake, url, evidence, reader, fetcher)
+            extra = detail_candidates(samples)
+            m = assign(requested, cands + extra, entity=entity)
+            detail_link = dl
+        if not m:
+            continue
+        try:
+            spec = _spec(
+                name=name,
+                description=description,
+                url=url,
+                records_xpath=t.records_xpath,
+                requested=requested,
+                matches=m,
+                detail_link=detail_link,
+                pages=pages,
+            )
+        except ValueError:
+            continue
+        built.append(_Built(spec, m, t.rows, url, f"table {t.records_xpath} ({t.rows} rows)"))
+    table_rows = {id(tr) for t in root.xpath("//table") for tr in t.iter("tr")}
+    for region in regions.find_regions(root)[:max_regions]:
+        if any(id(i) in table_rows for i in region.items):
+            continue
+        cands = regions.slots(region, url)
+        extra: list[Candidate] = []
+        if region.detail_link is not None:
+            extra = detail_candidates(_detail_samples(region, url, evidence, reader, fetcher))
+        m = assign(requested, cands + extra, entity=entity)
+        if not m:
+            continue
+        try:
+            spec = _spec(
+                name=name,
+                description=description,
+                url=url,
+                records_xpath=region.records_xpath,
+                requested=requested,
+                matches=m,
+                detail_link=region.detail_link,
+                pages=pages,
+            )
+        except ValueError:
+            continue
+        via = " (+ detail pages)" if any(x.candidate.where == "detail" for x in m.values()) else ""
+        built.append(
+            _Built(spec, m, region.count, url, f"records {region.records_xpath} ({region.count}){via}")
+        )
+    return built
+
+
+def induce(
+    evidence: Any,
+    requested: list[str],
+    *,
+    name: str,
+    description: str = "",
+    entity: str | None = None,
+    reader: Any = None,
+    fetcher: Any = None,
+    max_pages: int = 6,
+) -> list[Any]:
+    """Candidate specs (``engineering.CandidateSpec``) from every HTML page of ``evidence``, best first."""
+    from prefect_autodata.agents.engineering import CandidateSpec
+
+    out: list[Any] = []
+    pages = [p for p in evidence.ok_pages() if p.kind == "html"][:max_pages]
+    for page in pages:
+        html = _read(reader, page.cache_id)
+        if not html:
+            continue
+        for b in induce_page(
+            page.final_url or page.url,
+            html,
+            requested,
+            name=name,
+            description=description,
+            entity=entity,
+            evidence=evidence,
+            reader=reader,
+            fetcher=fetcher,
+        ):
+            covered = [r for r in requested if r in b.matches]
+            missing = [r for r in requested if r not in b.matches]
+            quality = sum(b.matches[r].score for r in covered) / max(1, len(requested))
+            depth_penalty = 0.05 * getattr(page, "depth", 0)
+            score = (
+                1.0
+                + len(covered) / max(1, len(requested))
+                + 0.2 * min(quality, 1.5)
+                + 0.02 * min(b.rows, 50) / 50
+                - depth_penalty
+            )
+            why = (
+                f"generic induction: {b.why} on {b.url}; {len(covered)}/{len(requested)} fields: "
+                + ", ".join(f"{r} <- {b.matches[r].why}" for r in covered)
+                + (f"; missing {', '.join(missing)}" if missing else "")
+            )
+            out.append(
+                CandidateSpec(
+                    spec=b.spec,
+                    method="html",
+                    source_url=b.url,
+                    score=round(score, 4),
+                    covered=covered,
+                    missing=missing,
+                    rationale=why[:1900],
+                    sample_rows=b.rows,
+                )
+            )
+    out.sort(key=lambda c: -c.score)
+    return out

@@ -1,0 +1,205 @@
+"""Label/value pairs on a page, each with a selector anchored on the label (not on positions).
+
+A detail page names its fields: ``<dt>Author</dt><dd>…</dd>``, a ``<th>``/``<td>`` row,
+``<b>Price:</b> £12``, ``<p>Price: £12</p>``, ``<span>Author</span><span>…</span>``, a value split
+over several elements. Each form yields ``(label, value, xpath, transforms)`` where the XPath finds
+the value *through its label text*, so the same rule reads every page of the site whatever the
+order of fields, and a page without the label gives an empty value rather than a wrong one.
+
+The functions work on a whole page (``root``) or inside one record of a listing (``scope=".//"``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from prefect_autodata.agents.induction.dom import SKIP_TAGS, clean, elements, is_element, text, xq
+
+MAX_LABEL_WORDS = 5
+MAX_LABEL_CHARS = 40
+_INLINE = re.compile(r"^\s*([^:：\n]{1,40}?)\s*[:：]\s*(\S.*?)\s*$", re.S)
+
+
+@dataclass
+class Pair:
+    """One labelled value: the label as shown, the value's text, and how to read it again."""
+
+    label: str
+    value: str
+    xpath: str
+    transforms: list[dict[str, Any]] = field(default_factory=list)
+    form: str = "dl"
+
+    @property
+    def key(self) -> str:
+        return self.xpath + repr(self.transforms)
+
+
+def _label_ok(s: str) -> bool:
+    s = s.strip().rstrip(":：").strip()
+    if not s or len(s) > MAX_LABEL_CHARS or len(s.split()) > MAX_LABEL_WORDS:
+        return False
+    if re.fullmatch(r"[\d\s.,:/%$€£-]+", s):
+        return False  # a number or a date is a value, not a label
+    return any(c.isalpha() for c in s)
+
+
+def _norm_label(s: str) -> str:
+    return clean(s).rstrip(":：").strip()
+
+
+def _strip_label(label_text: str) -> list[dict[str, Any]]:
+    """Transforms that drop a leading ``Label:`` from a value read with its label."""
+    pat = r"^\s*" + re.escape(label_text) + r"\s*[:：]?\s*(.*?)\s*$"
+    return [{"op": "regex", "pattern": pat}]
+
+
+def pairs(root: Any, *, scope: str = "//") -> list[Pair]:
+    """Every labelled value under ``root``; ``scope`` is ``//`` (page) or ``.//`` (inside a record)."""
+    out: list[Pair] = []
+    seen: set[str] = set()
+
+    def add(p: Pair) -> None:
+        if p.value and p.key not in seen and _norm_label(p.value) != p.label:
+            seen.add(p.key)
+            out.append(p)
+
+    for fn in (_dl, _rows, _label_elements, _inline_text):
+        for p in fn(root, scope):
+            add(p)
+    return out
+
+
+def _dl(root: Any, scope: str) -> list[Pair]:
+    out = []
+    for dt in root.xpath(f"{scope}dt"):
+        raw = clean(dt.text_content())
+        if not _label_ok(raw):
+            continue
+        dd = dt.getnext()
+        while dd is not None and not (is_element(dd) and dd.tag in ("dd", "dt")):
+            dd = dd.getnext()
+        if dd is None or dd.tag != "dd":
+            continue
+        out.append(
+            Pair(
+                label=_norm_label(raw),
+                value=text(dd),
+                xpath=f"{scope}dt[normalize-space()={xq(raw)}]/following-sibling::dd[1]",
+                form="dl",
+            )
+        )
+    return out
+
+
+def _rows(root: Any, scope: str) -> list[Pair]:
+    """``<tr><th>Label</th><td>value</td></tr>`` (or two ``td``s in a table of such rows)."""
+    out = []
+    for tr in root.xpath(f"{scope}tr"):
+        cells = [c for c in elements(tr) if c.tag in ("th", "td")]
+        if len(cells) != 2:
+            continue
+        head, val = cells
+        raw = clean(head.text_content())
+        if not _label_ok(raw):
+            continue
+        if head.tag == "th":
+            xp = f"{scope}tr[th[normalize-space()={xq(raw)}]]/td[1]"
+        else:
+            table = next(tr.iterancestors("table"), None)
+            two = table is not None and sum(
+                1 for r in table.iter("tr") if len([c for c in elements(r) if c.tag == "td"]) == 2
+            )
+            if not two or two < 2 or table.xpath(".//th"):
+                continue
+            xp = f"{scope}tr[td[1][normalize-space()={xq(raw)}]]/td[2]"
+        out.append(Pair(label=_norm_label(raw), value=text(val), xpath=xp, form="row"))
+    return out
+
+
+def _label_elements(root: Any, scope: str) -> list[Pair]:
+    """A short element that is a label (``<b>Price:</b>``, ``<span>Author</span>``) and its value.
+
+    The value is the next sibling element, or the text right after the label when the label sits
+    inline in a sentence-like container (``<li><b>By:</b> Jane Doe</li>``).
+    """
+    out = []
+    for el in root.xpath(f"{scope}*[not(*)]"):
+        if el.tag in SKIP_TAGS or el.tag in ("dt", "th", "td", "option", "a", "button", "title"):
+            continue
+        raw = clean(el.text_content())
+        colon = raw.endswith((":", "："))
+        if not _label_ok(raw):
+            continue
+        tail = clean(el.tail)
+        nxt = el.getnext()
+        while nxt is not None and not is_element(nxt):
+            nxt = nxt.getnext()
+        label = _norm_label(raw)
+        anchor = f"{scope}{el.tag}[normalize-space()={xq(raw)}]"
+        if tail and colon:
+            out.append(
+                Pair(
+                    label=label,
+                    value=tail,
+                    xpath=f"{anchor}/following-sibling::text()[normalize-space()][1]",
+                    transforms=[{"op": "strip"}],
+                    form="inline-tail",
+                )
+            )
+        elif nxt is not None and not tail and (colon or _paired(el, nxt)):
+            val = text(nxt)
+            if val and not (_label_ok(val) and val.endswith(":")):
+                out.append(
+                    Pair(label=label, value=val, xpath=f"{anchor}/following-sibling::*[1]", form="sibling")
+                )
+    return out
+
+
+def _paired(label_el: Any, value_el: Any) -> bool:
+    """Two adjacent elements form a label/value pair when their parent holds just those two."""
+    parent = label_el.getparent()
+    if parent is None:
+        return False
+    kids = elements(parent)
+    return len(kids) == 2 and kids[0] is label_el and kids[1] is value_el
+
+
+def _inline_text(root: Any, scope: str) -> list[Pair]:
+    """``Label: value`` inside one text node (``<p>Price: £12</p>``, lines split by ``<br>``)."""
+    out = []
+    for t in root.xpath(f"{scope}text()[contains(., ':') or contains(., '：')]"):
+        parent = t.getparent()
+        if parent is None or parent.tag in SKIP_TAGS or parent.tag in ("a", "title", "option"):
+            continue
+        bare = clean(str(t))
+        if bare.endswith((":", "：")) and _label_ok(bare):  # "Author: <a>Jane</a>": the value follows
+            nxt = parent.getnext() if t.is_tail else (parent[0] if len(parent) else None)
+            while nxt is not None and not is_element(nxt):
+                nxt = nxt.getnext()
+            if nxt is not None and text(nxt):
+                lit = xq(bare)
+                out.append(
+                    Pair(
+                        label=_norm_label(bare),
+                        value=text(nxt),
+                        xpath=f"{scope}text()[normalize-space()={lit}]/following-sibling::*[1]",
+                        form="inline-next",
+                    )
+                )
+            continue
+        m = _INLINE.match(str(t))
+        if not m or not _label_ok(m.group(1)) or m.group(2).startswith("//"):
+            continue
+        raw = clean(m.group(1))
+        value = clean(m.group(2))
+        if len(value) > 300:
+            continue
+        lit = xq(raw)
+        xp = f"{scope}text()[starts-with(normalize-space(), concat({lit}, ':'))]"
+        if "：" in str(t) and ":" not in str(t):
+            xp = f"{scope}text()[starts-with(normalize-space(), concat({lit}, '：'))]"
+        out.append(Pair(label=raw, value=value, xpath=xp, transforms=_strip_label(raw), form="inline"))
+    return out

@@ -1,0 +1,86 @@
+"""How a listing continues: a 'next' link, numbered pages (``?page=2``), offsets, and the total it states.
+
+Read from what the page shows: a link with ``rel=next`` or a next-like text/symbol, links to the same
+path that differ only in a page/offset number, and a sentence like "Showing 1–20 of 447" or
+"447 results". The total lets the test agent compare the rows it got with what the site claims.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import parse_qsl, urljoin, urlsplit
+
+from prefect_autodata.agents.induction.dom import clean, xq
+from prefect_autodata.runtime.spec import Pagination, Selector
+
+_NEXT_TEXT = re.compile(r"^(?:next(?:\s+page)?|more|older|weiter|siguiente|suivant)?\s*[»›→>]*$", re.I)
+_TOTAL = [
+    re.compile(r"\b(?:of|von|de|sur)\s+(\d[\d,. \u202f]*)\s*(?:\w+\s*)?$", re.I),
+    re.compile(r"(\d[\d,.\u202f]*)\s+(?:results|records|items|entries|matches|total)\b", re.I),
+    re.compile(r"\btotal\s*[:=]?\s*(\d[\d,.\u202f]*)", re.I),
+]
+_SHOWING = re.compile(r"\d[\d,.]*\s*[-–—to]+\s*\d[\d,.]*\s+(?:of|von|de|sur)\s+(\d[\d,.\u202f]*)", re.I)
+
+
+def stated_total(page_text: str) -> int | None:
+    """The record total a listing states ("Showing 1–20 of 447" → 447), or None."""
+    t = clean(page_text)
+    m = _SHOWING.search(t)
+    if m is None:
+        m = re.search(r"(\d[\d,.\u202f]*)\s+(?:results|records|items|entries|matches)\b", t, re.I)
+    if m is None:
+        return None
+    digits = re.sub(r"\D", "", m.group(1))
+    return int(digits) if digits and len(digits) < 9 else None
+
+
+def next_link(root: Any) -> Pagination | None:
+    """A next_link pagination when the page has a next link (rel=next, or a next-like anchor text)."""
+    for a in root.iter("a"):
+        if not a.get("href") or a.get("href", "").startswith(("#", "javascript")):
+            continue
+        rel = (a.get("rel") or "").lower().split()
+        if "next" in rel:
+            return Pagination(kind="next_link", next=Selector(xpath="//a[@rel='next']/@href"), max_pages=500)
+    for a in root.iter("a"):
+        href = a.get("href") or ""
+        if not href or href.startswith(("#", "javascript")):
+            continue
+        label = clean(a.text_content())
+        aria = clean(a.get("aria-label") or a.get("title") or "")
+        if label and _NEXT_TEXT.match(label) and re.search(r"[A-Za-z»›→>]", label):
+            xp = f"//a[normalize-space()={xq(label)}]/@href"
+            return Pagination(kind="next_link", next=Selector(xpath=xp), max_pages=500)
+        if not label and aria and _NEXT_TEXT.match(aria):
+            attr = "aria-label" if a.get("aria-label") else "title"
+            xp = f"//a[@{attr}={xq(a.get(attr))}]/@href"
+            return Pagination(kind="next_link", next=Selector(xpath=xp), max_pages=500)
+    return None
+
+
+def numbered(root: Any, page_url: str) -> Pagination | None:
+    """``?page=N`` (or ``?p=N``) links to the same path: page-number pagination."""
+    here = urlsplit(page_url)
+    seen: dict[str, set[int]] = {}
+    for a in root.iter("a"):
+        href = a.get("href")
+        if not href:
+            continue
+        u = urlsplit(urljoin(page_url, href))
+        if u.netloc != here.netloc or u.path.rstrip("/") != here.path.rstrip("/"):
+            continue
+        for k, v in parse_qsl(u.query):
+            if v.isdigit():
+                seen.setdefault(k, set()).add(int(v))
+    for k, vals in seen.items():
+        if len(vals) >= 1 and 2 in vals and not re.search(r"(?:year|id|sort)", k, re.I):
+            if re.search(r"(?:offset|start|skip|from)", k, re.I):
+                continue
+            return Pagination(kind="page", param=k, start=1, max_pages=500)
+    return None
+
+
+def detect(root: Any, page_url: str) -> Pagination | None:
+    """The listing's pagination, next link first (it also ends cleanly), else page numbers."""
+    return next_link(root) or numbered(root, page_url)

@@ -1,0 +1,291 @@
+"""Record regions on a listing page, found by repeated DOM structure (never by class names).
+
+A listing shows its records as siblings of the same shape: ``<li>``s, ``<div>`` cards, ``<dl>``
+blocks, table rows. A region is a parent whose element children share a tag and most of their
+inner structure (the multiset of descendant tag paths), with text that varies between children.
+Navigation menus and footers are repeated too; they lose on size, on text variety and on where
+they sit (``nav``/``header``/``footer``/``aside``). Inside a region every text slot, link and image
+that recurs across records becomes a candidate field; a slot with the same text in every record is
+template text ("Add to basket") and is dropped.
+
+Selectors: the records XPath is anchored on what is stable (an id, a shared class, the parent's
+class) and checked to select exactly the region's records; field XPaths are relative to a record.
+Class names are used as *anchors* when a site has them (they are the same on every page of that
+site), never to decide what a record is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from prefect_autodata.agents.induction.dom import SKIP_TAGS, abs_path, classes, clean, elements, text, xq
+from prefect_autodata.agents.induction.matching import Candidate, is_template
+
+_CHROME = {"nav", "header", "footer", "aside", "form", "select", "menu"}
+_LABEL_ATTRS = ("itemprop", "data-field", "data-label", "data-name", "aria-label", "title")
+_WORDY = re.compile(r"^[A-Za-z][A-Za-z_-]{2,30}$")
+
+
+@dataclass
+class Region:
+    """A set of sibling records: the nodes, an XPath that selects them, and their candidate fields."""
+
+    parent: Any
+    items: list[Any]
+    records_xpath: str
+    score: float
+    candidates: list[Candidate] = field(default_factory=list)
+    detail_link: Candidate | None = None
+
+    @property
+    def count(self) -> int:
+        return len(self.items)
+
+
+def _shape(node: Any, depth: int = 3) -> Counter:
+    """The multiset of descendant tag paths (to ``depth``): what a record looks like, classes ignored."""
+    out: Counter = Counter()
+
+    def walk(n: Any, prefix: str, d: int) -> None:
+        for c in elements(n):
+            p = f"{prefix}/{c.tag}"
+            out[p] += 1
+            if d > 1:
+                walk(c, p, d - 1)
+
+    walk(node, "", depth)
+    return out
+
+
+def _similar(a: Counter, b: Counter) -> float:
+    keys = set(a) | set(b)
+    if not keys:
+        return 1.0
+    return sum(min(a[k], b[k]) for k in keys) / sum(max(a[k], b[k]) for k in keys)
+
+
+def _in_chrome(node: Any) -> bool:
+    return node.tag in _CHROME or any(a.tag in _CHROME for a in node.iterancestors())
+
+
+def find_regions(root: Any, *, min_items: int = 3) -> list[Region]:
+    """Candidate record regions of a page, best first (largest, most varied, outside page chrome)."""
+    body = root.find("body") if root.find("body") is not None else root
+    out: list[Region] = []
+    for parent in body.iter():
+        if not isinstance(parent.tag, str) or parent.tag in SKIP_TAGS or parent.tag in ("tr", "select"):
+            continue
+        kids = elements(parent)
+        if len(kids) < min_items:
+            continue
+        tags = Counter(k.tag for k in kids)
+        tag, n = tags.most_common(1)[0]
+        if n < min_items or tag in ("br", "option", "script", "tr", "td", "th", "dt", "dd"):
+            continue
+        group = [k for k in kids if k.tag == tag]
+        shapes = [_shape(k) for k in group]
+        ref = Counter(shapes[len(shapes) // 2])
+        items = [k for k, s in zip(group, shapes, strict=True) if _similar(s, ref) >= 0.5]
+        if len(items) < min_items:
+            continue
+        texts = [text(k) for k in items]
+        if sum(1 for t in texts if t) < min_items:
+            continue
+        variety = len(set(texts)) / len(texts)
+        if variety < 0.6:
+            continue
+        avg_len = sum(len(t) for t in texts) / len(texts)
+        richness = sum(_shape(items[0], 4).values()) + 1
+        score = len(items) * variety * min(avg_len, 200) ** 0.5 * (1 + min(richness, 12) / 4)
+        if _in_chrome(parent):
+            score *= 0.2
+        xp = records_xpath(parent, items)
+        if xp is None:
+            continue
+        out.append(Region(parent=parent, items=items, records_xpath=xp, score=round(score, 2)))
+    out.sort(key=lambda r: -r.score)
+    # A region nested inside a better one (the cards' inner lists) is not another listing.
+    kept: list[Region] = []
+    for r in out:
+        if any(r.parent in set(k.parent.iterdescendants()) and r.count <= k.count for k in kept):
+            continue
+        kept.append(r)
+    return kept
+
+
+def records_xpath(parent: Any, items: list[Any]) -> str | None:
+    """An XPath selecting exactly ``items`` on this page, anchored on an id or a class, else a path."""
+    tag = items[0].tag
+    doc = parent.getroottree()
+    want = set(items)
+    options: list[str] = []
+    for anc in [parent, *parent.iterancestors()]:
+        if anc.get("id") and not re.search(r"\d{3,}", anc.get("id")):
+            rel = abs_path(parent)[len(abs_path(anc)) :]
+            options.append(f"//{anc.tag}[@id={xq(anc.get('id'))}]{rel}/{tag}")
+            break
+    common = set(classes(items[0]))
+    for it in items[1:]:
+        common &= set(classes(it))
+    for c in sorted(common):
+        options.append(f"//{tag}[contains(concat(' ', normalize-space(@class), ' '), {xq(' ' + c + ' ')})]")
+    if parent.get("class"):
+        options.append(f"//{parent.tag}[@class={xq(parent.get('class'))}]/{tag}")
+    options.append(f"{abs_path(parent)}/{tag}")
+    for xp in options:
+        try:
+            got = doc.xpath(xp)
+        except Exception:  # an odd attribute value: try the next form
+            continue
+        if set(got) == want or (len(got) == len(want) and want <= set(got)):
+            return xp
+    for xp in options:  # a few same-shaped extras (a featured item) are acceptable if ours are all in
+        got = doc.xpath(xp)
+        if want <= set(got) and len(got) <= len(want) + 2:
+            return xp
+    return None
+
+
+# ------------------------------------------------------------------------------------------ fields
+
+
+def _rel_step(node: Any) -> str:
+    parent = node.getparent()
+    same = [c for c in parent if isinstance(c.tag, str) and c.tag == node.tag]
+    return node.tag if len(same) == 1 else f"{node.tag}[{same.index(node) + 1}]"
+
+
+def _rel_path(item: Any, node: Any) -> str:
+    steps = []
+    cur = node
+    while cur is not None and cur is not item:
+        steps.append(_rel_step(cur))
+        cur = cur.getparent()
+    return "./" + "/".join(reversed(steps))
+
+
+def _class_path(item: Any, node: Any) -> str | None:
+    """``.//span[@class='x']`` when that finds just this node inside the record."""
+    cls = node.get("class")
+    if not cls:
+        return None
+    xp = f".//{node.tag}[@class={xq(cls)}]"
+    got = item.xpath(xp)
+    return xp if len(got) == 1 and got[0] is node else None
+
+
+def _attr_label(node: Any) -> str | None:
+    for a in _LABEL_ATTRS:
+        v = node.get(a)
+        if v and len(v) <= 40:
+            return v
+    for c in classes(node):
+        if _WORDY.match(c) and not re.search(r"\d", c):
+            return c
+    return None
+
+
+def slots(region: Region, page_url: str = "") -> list[Candidate]:
+    """Candidate fields of a region: recurring text slots, links and images, plus labelled values."""
+    from prefect_autodata.agents.induction import labels as lab
+
+    per_path: dict[str, dict[int, tuple[str, Any]]] = {}
+    kinds: dict[str, tuple[str, str | None]] = {}  # path -> (what, attr)
+    meta: dict[str, Any] = {}
+    n = len(region.items)
+    for idx, item in enumerate(region.items):
+        for node in item.iter():
+            if not isinstance(node.tag, str) or node.tag in SKIP_TAGS:
+                continue
+            own = clean(node.text) or any(clean(c.tail) for c in node)
+            rel = "." if node is item else _rel_path(item, node)
+            if own or (len(node) == 0 and clean(node.text_content())):
+                path = _class_path(item, node) or rel
+                per_path.setdefault(path, {})[idx] = (text(node), node)
+                kinds[path] = ("text", None)
+                meta.setdefault(path, node)
+            if node.tag == "a" and node.get("href"):
+                path = (_class_path(item, node) or rel) + "/@href"
+                per_path.setdefault(path, {})[idx] = (node.get("href"), node)
+                kinds[path] = ("href", "href")
+                meta.setdefault(path, node)
+            if node.tag == "img" and node.get("src"):
+                path = (_class_path(item, node) or rel) + "/@src"
+                per_path.setdefault(path, {})[idx] = (node.get("src"), node)
+                kinds[path] = ("src", "src")
+                meta.setdefault(path, node)
+    out: list[Candidate] = []
+    link_cands: list[tuple[float, Candidate]] = []
+    heading_done = False
+    for path, got in per_path.items():
+        if len(got) < max(2, n // 2):
+            continue
+        values = [got[i][0] if i in got else None for i in range(n)]
+        if is_template(values):
+            continue
+        node = meta[path]
+        what, attr = kinds[path]
+        sel = path[: -len("/@" + attr)] if attr else path
+        rule: dict[str, Any] = {"xpath": sel}
+        if attr:
+            rule["attr"] = attr
+            rule["transforms"] = [{"op": "strip"}, {"op": "absolute_url"}]
+        else:
+            rule["transforms"] = [{"op": "collapse_whitespace"}]
+        ident = False
+        if (
+            what == "text"
+            and not heading_done
+            and (
+                re.fullmatch(r"h[1-6]", node.tag)
+                or (node.tag == "a" and len(node) == 0)
+                or node.tag in ("strong", "b")
+            )
+        ):
+            ident, heading_done = True, True
+        label = _attr_label(node)
+        if attr:
+            label = None
+        cand = Candidate(
+            label=label,
+            values=values,
+            rule=rule,
+            origin="link" if attr == "href" else ("image" if attr == "src" else "slot"),
+            identity=ident,
+            anchor=0.6 if "@class" in sel else 0.4,
+            where="listing",
+        )
+        out.append(cand)
+        if what == "href":
+            distinct = len({v for v in values if v}) / max(1, sum(1 for v in values if v))
+            link_cands.append(
+                (cand.fill * distinct + (0.2 if len(clean(node.text_content())) > 3 else 0), cand)
+            )
+    for p in _labelled(region, lab):
+        out.append(p)
+    if link_cands:
+        link_cands.sort(key=lambda x: -x[0])
+        if link_cands[0][0] >= 0.8:
+            region.detail_link = link_cands[0][1]
+    region.candidates = out
+    return out
+
+
+def _labelled(region: Region, lab: Any) -> list[Candidate]:
+    """Label/value pairs inside records (``<span>By:</span> Jane`` in a card) as labelled candidates."""
+    n = len(region.items)
+    by_key: dict[str, tuple[lab.Pair, dict[int, str]]] = {}
+    for idx, item in enumerate(region.items):
+        for p in lab.pairs(item, scope=".//"):
+            by_key.setdefault(p.key, (p, {}))[1][idx] = p.value
+    out = []
+    for p, vals in by_key.values():
+        if len(vals) < max(2, n // 2):
+            continue
+        values = [vals.get(i) for i in range(n)]
+        rule = {"xpath": p.xpath, "transforms": [*p.transforms, {"op": "collapse_whitespace"}]}
+        out.append(Candidate(label=p.label, values=values, rule=rule, origin=p.form, anchor=0.9))
+    return out
