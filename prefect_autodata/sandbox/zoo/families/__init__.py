@@ -4,6 +4,13 @@ from __future__ import annotations
 
 from prefect_autodata.sandbox.zoo.base import Family
 from prefect_autodata.sandbox.zoo.families import (
+    api_abbrev_cursor,
+    api_camel_pages,
+    api_csv_download,
+    api_keyed_ids,
+    api_ndjson_download,
+    api_rows_header,
+    api_snake_nested,
     html_cards,
     html_detail,
     html_dl,
@@ -12,6 +19,11 @@ from prefect_autodata.sandbox.zoo.families import (
     html_table,
     html_text,
     html_transposed,
+    js_embedded_state,
+    js_infinite_scroll,
+    js_load_more,
+    sd_jsonld_detail,
+    sd_microdata_cards,
 )
 
 FAMILIES: dict[str, Family] = {
@@ -23,4 +35,17 @@ FAMILIES: dict[str, Family] = {
     "html_flex": html_flex.FAMILY,
     "html_text": html_text.FAMILY,
     "html_detail": html_detail.FAMILY,
+    # API, file, JS and structured-data families
+    "api_camel_pages": api_camel_pages.FAMILY,
+    "api_snake_nested": api_snake_nested.FAMILY,
+    "api_abbrev_cursor": api_abbrev_cursor.FAMILY,
+    "api_rows_header": api_rows_header.FAMILY,
+    "api_keyed_ids": api_keyed_ids.FAMILY,
+    "api_csv_download": api_csv_download.FAMILY,
+    "api_ndjson_download": api_ndjson_download.FAMILY,
+    "js_load_more": js_load_more.FAMILY,
+    "js_infinite_scroll": js_infinite_scroll.FAMILY,
+    "js_embedded_state": js_embedded_state.FAMILY,
+    "sd_jsonld_detail": sd_jsonld_detail.FAMILY,
+    "sd_microdata_cards": sd_microdata_cards.FAMILY,
 }

@@ -613,6 +613,8 @@ def fetch_records(get: Getter, notes: dict, params: dict[str, str] | None = None
             q[pager["cursor_param"]] = cursor
         status, body = get(notes["endpoint"], q, dict(h_auth))
         assert status == 200, (notes["endpoint"], q, status, body)
+        if isinstance(body, (str, bytes)):
+            body = json.loads(body)
         got, header = _records_of(body, notes, header)
         out.extend(got)
         if style == "none":
