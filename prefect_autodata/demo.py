@@ -41,6 +41,9 @@ class DemoResult(BaseModel):
     spec: str | None = None
     instruction: str
     agents: Literal["offline", "fallback-example"] = "offline"
+    records: str | None = Field(
+        None, description="Which records the sandbox served (real or generated samples)."
+    )
     seconds: float = 0.0
     warnings: list[str] = Field(default_factory=list)
     error: str | None = None
@@ -88,12 +91,13 @@ def run_demo(
     from prefect_autodata.deployments.deploy import deploy_collector
     from prefect_autodata.expectations.spec import load_checks
     from prefect_autodata.flows.collect import collect
+    from prefect_autodata.sandbox.data import describe as sandbox_records
     from prefect_autodata.sandbox.server import SandboxServer, sandbox_secrets
 
     t0 = time.monotonic()
     say = progress or (lambda _s, _m: None)
     ws = (workspace or Workspace.default()).ensure()
-    out = DemoResult(status="failed", db=str(ws.db_path), instruction=instruction)
+    out = DemoResult(status="failed", db=str(ws.db_path), instruction=instruction, records=sandbox_records())
     with SandboxServer() as server:
         say("sandbox", f"local imitation web on {server.base_url}")
         try:
@@ -157,6 +161,7 @@ def demo_summary_items(r: DemoResult) -> list[tuple[str, object]]:
     return [
         ("instruction", r.instruction),
         ("agents", r.agents),
+        ("records", r.records),
         ("dataset", f"{r.rows} rows in table {r.table}" if r.table else None),
         ("DuckDB", r.db),
         ("spec", r.spec),

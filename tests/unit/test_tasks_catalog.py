@@ -1,4 +1,4 @@
-"""The task catalog: shape, ground truths computed from the vendored subset, and the CLI listing."""
+"""The task catalog: shape, ground truths computed from the generated sample records, and the CLI listing."""
 
 from __future__ import annotations
 
@@ -6,21 +6,20 @@ import json
 import re
 from collections import Counter
 
-import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
 from prefect_autodata.sandbox import data
-from prefect_autodata.sandbox.tasks import authors_to_csv, catalog, data_requirements, get_task
+from prefect_autodata.sandbox.tasks import authors_to_csv, catalog, get_task
 
 TEMPLATES = [f"T{i}" for i in range(1, 19)]
 
 
 @pytest.fixture()
-def vendored(monkeypatch):
-    """Compute ground truths from the subset a fresh clone carries (no ../shared)."""
-    monkeypatch.setenv("AUTODATA_DATA_DIR", str(data.VENDORED_DIR))
-    assert not data.is_full_set()
+def generated(monkeypatch, tmp_path):
+    """Compute ground truths from the generated records a fresh clone serves (no ../shared)."""
+    monkeypatch.setenv("AUTODATA_DATA_DIR", str(tmp_path))
+    assert data.is_generated()
 
 
 def test_catalog_covers_every_template():
@@ -45,14 +44,14 @@ def test_instruction_text_fills_the_template_parameters():
                 assert str(value) in t.instruction, (t.id, key)
 
 
-def test_every_ground_truth_comes_from_the_vendored_subset(vendored):
+def test_every_ground_truth_comes_from_the_generated_records(generated):
     for t in catalog():
         gt = t.ground_truth()
         assert list(gt.columns) == t.fields, t.id
         assert len(gt) > 0, t.id
 
 
-def test_ground_truth_values_follow_the_target_schema(vendored):
+def test_ground_truth_values_follow_the_target_schema(generated):
     stock = get_task("t05-aapl-2023-01-03-2023-03-31").ground_truth()
     assert stock["Date"].iloc[0] == "2023-01-03" and stock["Date"].iloc[-1] == "2023-03-31"
     assert stock["Date"].is_monotonic_increasing
@@ -69,38 +68,10 @@ def test_ground_truth_values_follow_the_target_schema(vendored):
     assert not papers["AUTHORS"].str.contains(" and ", regex=False).any()
 
 
-def test_ground_truth_is_a_copy(vendored):
+def test_ground_truth_is_a_copy(generated):
     t = get_task("t09-nba-teams-2023")
     t.ground_truth().drop(index=0, inplace=True)
     assert len(t.ground_truth()) == 30
-
-
-def test_vendored_subset_is_complete_for_requirements():
-    """Each required conference-year and ticker-year has as many rows vendored as in the full set."""
-    full_dir = data._REPO_SHARED
-    if not (full_dir / "papers.parquet").exists():
-        pytest.skip("full Instruct2DS set not present")
-    req = data_requirements()
-    keys = ["abbr", "year"]
-    full = pd.read_parquet(full_dir / "papers.parquet", columns=keys).value_counts()
-    mine = pd.read_parquet(data.VENDORED_DIR / "papers.parquet", columns=keys).value_counts()
-    for abbr, year in req["papers"]:  # biennial venues have gaps (ECCV 2019): both sides 0
-        assert mine.get((abbr, year), 0) == full.get((abbr, year), 0), (abbr, year)
-    cols = ["ticker", "date"]
-    fs = pd.read_parquet(full_dir / "stocks.parquet", columns=cols)
-    vs = pd.read_parquet(data.VENDORED_DIR / "stocks.parquet", columns=cols)
-    fc = Counter(zip(fs["ticker"], pd.to_datetime(fs["date"]).dt.year, strict=True))
-    vc = Counter(zip(vs["ticker"], pd.to_datetime(vs["date"]).dt.year, strict=True))
-    assert vs[pd.to_datetime(vs["date"]).dt.year == 2024]["ticker"].nunique() == 503
-    for ticker, years in req["stocks"].items():
-        for y in years:
-            if ticker != "*":
-                assert vc[(ticker, y)] == fc[(ticker, y)] > 0, (ticker, y)
-
-
-def test_vendored_size_budget():
-    total = sum(p.stat().st_size for p in data.VENDORED_DIR.glob("*.parquet"))
-    assert total <= 25 * 1024 * 1024
 
 
 def test_get_task_unknown_id_suggests():

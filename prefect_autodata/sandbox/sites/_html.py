@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount
 
-from prefect_autodata.sandbox.data import data_dir, load_table
+from prefect_autodata.sandbox.data import data_dir, load_table, sample_note
 
 T = TypeVar("T")
 
@@ -44,8 +44,14 @@ def page(
         f'<!DOCTYPE html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{esc(title)}</title>\n{head}\n</head>\n<body{(' ' + body_attrs) if body_attrs else ''}>\n"
-        f"{body}\n</body>\n</html>\n"
+        f"{body}\n{sample_footer()}</body>\n</html>\n"
     )
+
+
+def sample_footer() -> str:
+    """The footer line every page carries when the sandbox serves generated sample records ("" otherwise)."""
+    note = sample_note()
+    return f'<footer class="sample-data-note"><small>{esc(note)}</small></footer>\n' if note else ""
 
 
 def html_response(text: str, status_code: int = 200) -> HTMLResponse:
@@ -56,7 +62,7 @@ def bare_page(title: str, body: str, status_code: int = 200) -> HTMLResponse:
     """The minimal one-line document of the API-backed sites (FanGraphs, NBA, Tiingo); ``body`` holds any nav."""
     return HTMLResponse(
         f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title></head>'
-        f"<body>{body}</body></html>",
+        f"<body>{body}{sample_footer()}</body></html>",
         status_code=status_code,
     )
 

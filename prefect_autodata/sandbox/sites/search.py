@@ -125,14 +125,9 @@ def _module_docs(mod) -> list[dict]:
 
 def _venue_year_counts():
     """Papers per (abbr, year), reading only those two columns (the full table takes seconds to load)."""
-    import pandas as pd
+    from prefect_autodata.sandbox.data import load_columns
 
-    from prefect_autodata.sandbox.data import VENDORED_DIR, data_dir
-
-    path = data_dir() / "papers.parquet"
-    if not path.exists():
-        path = VENDORED_DIR / "papers.parquet"
-    return pd.read_parquet(path, columns=["abbr", "year"]).groupby(["abbr", "year"]).size()
+    return load_columns("papers", ["abbr", "year"]).groupby(["abbr", "year"]).size()
 
 
 def derived_paper_docs(venues: set[str]) -> list[Doc]:
