@@ -1,0 +1,76 @@
+"""Spec assembly on whole pages: the spec it writes, run by the runtime's extractor, gives the records."""
+
+from __future__ import annotations
+
+import random
+
+from prefect_autodata.agents.induction.assemble import induce_page
+from prefect_autodata.runtime.extract import extract_page, parse_document
+
+URL = "http://127.0.0.1:9/page"
+
+
+def _countries(n=12, seed=5):
+    rng = random.Random(seed)
+    syll = "ka lo mi re su ta ven dor ari bel".split()
+    out = []
+    for i in range(n):
+        name = ("".join(rng.sample(syll, 2)) + f"{i}").title()
+        out.append(
+            {"name": name, "capital": name[:3] + "ville", "population": f"{rng.randint(10**5, 10**8):,}"}
+        )
+    return out
+
+
+def _rows(spec, html):
+    src = spec.sources[0]
+    doc = parse_document("html", html, URL)
+    return extract_page(doc, src.fields, src.records, {})
+
+
+def test_countries_table_on_a_plain_page():
+    recs = _countries()
+    body = "".join(
+        f"<tr><td>{r['name']}</td><td>{r['capital']}</td><td>{r['population']}</td></tr>" for r in recs
+    )
+    html = (
+        "<html><body><h1>Countries of the world</h1><p>Some prose about countries.</p>"
+        f"<table class='wikitable'><tr><th>Country</th><th>Capital</th><th>Population</th></tr>{body}</table></body></html>"
+    )
+    built = induce_page(URL, html, ["name", "capital", "population"], name="countries", entity="country")
+    assert built
+    best = max(built, key=lambda b: len(b.matches))
+    assert set(best.matches) == {"name", "capital", "population"}
+    rows = _rows(best.spec, html)
+    assert [r["name"] for r in rows] == [r["name"] for r in recs]
+    assert [r["capital"] for r in rows] == [r["capital"] for r in recs]
+    assert [r["population"] for r in rows] == [int(r["population"].replace(",", "")) for r in recs]
+    assert {c.name: c.type for c in best.spec.columns}["population"] == "integer"
+
+
+def test_card_grid_with_labels_in_text_user_words_differ_from_labels():
+    rng = random.Random(11)
+    recs = [
+        {
+            "t": f"Item {i} {rng.choice(['red', 'blue', 'green'])}",
+            "a": rng.choice(["Ann Li", "Bo Ek", "Cy Po"]),
+            "p": f"€{rng.randint(1, 99)},{rng.randint(10, 99)}",
+        }
+        for i in range(9)
+    ]
+    cards = "".join(
+        f"<div class='q{i % 2}z c7'><h2>{r['t']}</h2><p>By: {r['a']}</p><p>Our price: {r['p']}</p><p>Ships in 2 days</p></div>"
+        for i, r in enumerate(recs)
+    )
+    html = f"<html><body><header><a href='/'>Shop</a><a href='/x'>X</a><a href='/y'>Y</a></header><div>{cards}</div></body></html>"
+    built = induce_page(URL, html, ["title", "writer", "cost"], name="shop")
+    best = max(built, key=lambda b: len(b.matches))
+    assert set(best.matches) == {"title", "writer", "cost"}
+    rows = _rows(best.spec, html)
+    assert [(r["title"], r["writer"], r["cost"]) for r in rows] == [(r["t"], r["a"], r["p"]) for r in recs]
+
+
+def test_fields_the_page_does_not_have_stay_unmatched():
+    html = "<html><body><ul>" + "".join(f"<li>Thing {i}</li>" for i in range(6)) + "</ul></body></html>"
+    built = induce_page(URL, html, ["name", "price"], name="x")
+    assert all("price" not in b.matches for b in built)

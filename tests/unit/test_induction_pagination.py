@@ -1,0 +1,50 @@
+"""Pagination kinds and stated totals as a page shows them."""
+
+from __future__ import annotations
+
+import pytest
+
+from prefect_autodata.agents.induction.dom import parse
+from prefect_autodata.agents.induction.pagination import detect, stated_total
+from prefect_autodata.runtime.extract import find_one, parse_document
+
+
+@pytest.mark.parametrize(
+    ("text", "total"),
+    [
+        ("Showing 1–20 of 447", 447),
+        ("Showing 21 - 40 of 1,203 books", 1203),
+        ("312 results", 312),
+        ("Welcome", None),
+    ],
+)
+def test_stated_total(text, total):
+    assert stated_total(f"<p>{text}</p>") == total
+
+
+@pytest.mark.parametrize(
+    "link",
+    [
+        "<a rel='next' href='/l?page=2'>2</a>",
+        "<a href='/l?page=2'>Next »</a>",
+        "<a href='/l?page=2' aria-label='Next'></a>",
+        "<a href='/l?page=2'>›</a>",
+    ],
+)
+def test_next_link_forms(link):
+    html = f"<html><body><ul><li>a</li></ul><div>{link}</div></body></html>"
+    p = detect(parse(html), "http://127.0.0.1/l")
+    assert p is not None and p.kind == "next_link"
+    assert find_one(parse_document("html", html, "http://127.0.0.1/l"), p.next) == "/l?page=2"
+
+
+def test_numbered_pages_without_next_link():
+    html = "<html><body><a href='/l?page=1'>1</a><a href='/l?page=2'>2</a><a href='/l?page=3'>3</a></body></html>"
+    p = detect(parse(html), "http://127.0.0.1/l")
+    assert p is not None and p.kind == "page" and p.param == "page"
+
+
+def test_single_page_has_no_pagination():
+    assert (
+        detect(parse("<html><body><a href='/item/2'>Item 2</a></body></html>"), "http://127.0.0.1/l") is None
+    )
