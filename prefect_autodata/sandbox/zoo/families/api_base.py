@@ -335,7 +335,7 @@ class Pager:
             if salt != self.salt:
                 raise ValueError
             offset = int(off)
-            if offset < 0:
+            if not 0 <= offset <= 10**9:
                 raise ValueError
             return offset
         except (ValueError, UnicodeDecodeError):
@@ -349,9 +349,9 @@ class Pager:
             val = int(raw)
         except ValueError:
             raise BadParam(name, f"{name} must be an integer, got {raw!r}") from None
-        if val < lo or (hi is not None and val > hi):
-            bound = f"between {lo} and {hi}" if hi is not None else f">= {lo}"
-            raise BadParam(name, f"{name} must be {bound}")
+        hi = 10**9 if hi is None else hi  # a page or offset past any data set, yet JSON-safe
+        if val < lo or val > hi:
+            raise BadParam(name, f"{name} must be between {lo} and {hi}")
         return val
 
     def window(self, query: Any, total: int) -> tuple[int, int, dict[str, Any]]:
