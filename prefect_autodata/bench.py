@@ -393,7 +393,7 @@ def run_zoo_bench(
                 ts.error = f"{type(exc).__name__}: {exc}"
             scores.append(ts)
             say(
-                f"{ts.id} [{ts.family}]: {ts.status} F1={ts.f1:.3f} rows={ts.rows}/{ts.expected_rows} "
+                f"{ts.id} ({ts.family}): {ts.status} F1={ts.f1:.3f} rows={ts.rows}/{ts.expected_rows} "
                 f"agent={ts.agent_seconds:.1f}s"
             )
     overall = _zoo_mean(scores)

@@ -42,8 +42,8 @@ class TextLines:
                 rec = rs.records[i]
                 lines.append(line(["" if rec.get(f) is None else str(rec[f]) for f in order]))
             if container == "pre":
-                return f"<pre{b.namer.attr('list')}>" + "\n".join(lines) + "</pre>"
-            return f"<p{b.namer.attr('list')}>" + "".join(ln + "<br>\n" for ln in lines) + "</p>"
+                return f"<div><pre{b.namer.attr('list')}>" + "\n".join(lines) + "</pre></div>"
+            return f"<div><p{b.namer.attr('list')}>" + "".join(ln + "<br>\n" for ln in lines) + "</p></div>"
 
         routes, paths = listing_routes(
             b.entry,
@@ -56,7 +56,14 @@ class TextLines:
             h1=None,
         )
         notes = base_notes(
-            b, self.name, pager, paths, mode="lines", container=f"//main/{container}", sep=sep, header=header
+            b,
+            self.name,
+            pager,
+            paths,
+            mode="lines",
+            container=f"//main/div/{container}",
+            sep=sep,
+            header=header,
         )
         return ZooSite(
             host=host,
