@@ -88,6 +88,21 @@ class CrawlResult:
     def pages_ok(self) -> int:
         return sum(1 for v in self.pages if v.status is not None and 200 <= v.status < 300)
 
+    @property
+    def budget_left(self) -> int:
+        """Pages discovered but not visited because the page budget ran out (the crawl's page cap)."""
+        return int(self.skipped.get("budget", 0))
+
+    def failed_pages(self) -> list[tuple[str, str]]:
+        """(url, reason) of every page that failed: a fetch error or an HTTP status of 400 or more."""
+        out = []
+        for v in self.pages:
+            if v.error:
+                out.append((v.url, v.error))
+            elif v.status is not None and v.status >= 400:
+                out.append((v.url, f"HTTP {v.status}"))
+        return out
+
 
 _PARSERS: dict[str, etree.HTMLParser] = {}
 
@@ -327,11 +342,12 @@ def bfs_crawl(
 ) -> CrawlResult:
     """Crawl from ``start_url`` within the policy's bounds; up to ``attempts`` rounds with reflection.
 
-    The start URL's host counts as named by the user (allowed even on loopback). Returns the best round;
-    every round is logged in ``result.rounds``."""
+    The start URL is *not* trusted here: it passes the fetcher's address policy like every other page, so
+    a start URL derived from a page never reaches a host the user did not name (callers trust the hosts
+    the user named when they build the Fetcher). Returns the best round; every round is logged in
+    ``result.rounds``."""
     policy = policy or CrawlPolicy()
     start = normalize_url(start_url, strip_trailing_slash=False)
-    fetcher.allow_host(start)
     root = normalize_url(policy.site_root) if policy.site_root else site_root_of(start)
     best: CrawlResult | None = None
     rounds: list[CrawlRound] = []

@@ -7,6 +7,7 @@ reason, never coerced). ``dry_run`` is the test agent's probe: a bounded sample 
 
 from __future__ import annotations
 
+import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -17,7 +18,7 @@ from urllib.parse import urlsplit
 import pandas as pd
 from pydantic import BaseModel, Field
 
-from prefect_autodata.errors import ConfigError, FetchError, NoRecordsError, TransientError
+from prefect_autodata.errors import ConfigError, FetchError, NoRecordsError, TerminalError, TransientError
 from prefect_autodata.runtime import templates
 from prefect_autodata.runtime.extract import (
     Document,
@@ -35,11 +36,16 @@ LINEAGE_AT = "_autodata_fetched_at"
 _EXPECT = {"json": "json", "csv": "csv", "html": "html", "crawl": "html"}
 
 
+class IncompleteError(TerminalError):
+    """A source stated more records than the run collected (a listing total not reached): nothing lands."""
+
+
 class Issue(BaseModel):
     """One precise problem found while collecting (the test agent repairs specs from these)."""
 
     kind: str = Field(
-        description="no_records | empty_field | pagination_stopped | type_mismatch | fetch_error"
+        description="no_records | empty_field | pagination_stopped | type_mismatch | fetch_error | page_cap "
+        "| pages_failed"
     )
     source: str
     field: str | None = None
@@ -413,7 +419,10 @@ def _run_combo(ctx: _Ctx, source: Source, combo: dict) -> tuple[list[dict], list
             rows.extend(page_rows)
             n = len(page_rows)
         req = pager.next(req, doc, n, chash, resp_headers)
-    if source.pagination and pager.stop_reason.startswith(("max_pages", "dry-run")) and pager.total:
+    real_run = ctx.limits.max_pages is None and ctx.limits.max_requests is None
+    if source.pagination and real_run:
+        _judge_pagination(source, first, pager, ctx)
+    elif source.pagination and pager.stop_reason.startswith(("max_pages", "dry-run")) and pager.total:
         ctx.issues.append(
             Issue(
                 kind="pagination_stopped",
@@ -424,6 +433,39 @@ def _run_combo(ctx: _Ctx, source: Source, combo: dict) -> tuple[list[dict], list
             )
         )
     return rows, frames, pager.pages, pager.stop_reason
+
+
+def _judge_pagination(source: Source, first: PageRequest, pager: Paginator, ctx: _Ctx) -> None:
+    """A real run's pagination outcome: short of the listing's stated total is a failure; stopping at
+    the page cap without a stated total is a warning with the counts."""
+    where = f"source {source.name!r} ({first.url})"
+    if pager.total is not None and pager.records < pager.total:
+        raise IncompleteError(
+            f"{where}: the listing states {pager.total} records but pagination ended ({pager.stop_reason}) "
+            f"after {pager.records} on {pager.pages} page(s); refusing to land an incomplete listing"
+        )
+    if pager.stop_reason.startswith("max_pages"):
+        ctx.issues.append(
+            Issue(
+                kind="page_cap",
+                source=source.name,
+                url=first.url,
+                message=f"{where}: pagination stopped at the page cap ({pager.stop_reason}) after "
+                f"{pager.records} records on {pager.pages} pages; the listing may hold more",
+            )
+        )
+
+
+def _failure_summary(what: str, failures: list[tuple[str, str]], total: int) -> str:
+    """ "3 of 120 detail pages failed (HTTP 503: 2, error: 1), e.g. URL: reason"."""
+    kinds: dict[str, int] = {}
+    for _, reason in failures:
+        m = re.search(r"\b(?:HTTP|status)\s*(\d{3})\b", reason)
+        key = f"HTTP {m.group(1)}" if m else "error"
+        kinds[key] = kinds.get(key, 0) + 1
+    split = ", ".join(f"{k}: {n}" for k, n in sorted(kinds.items()))
+    url, reason = failures[0]
+    return f"{len(failures)} of {total} {what} failed ({split}), e.g. {url}: {reason[:200]}"
 
 
 def _run_detail(ctx: _Ctx, source: Source, out: SourceOutput) -> None:
@@ -471,12 +513,23 @@ def _run_detail(ctx: _Ctx, source: Source, out: SourceOutput) -> None:
             r.update(res)
         elif isinstance(res, Exception):
             r.setdefault("_error", f"detail {r.get(detail.url_field)}: {res}")
-            if ctx.limits.max_requests is None or "dry-run" not in str(res):
-                ctx.issues.append(
-                    Issue(
-                        kind="fetch_error", source=source.name, url=r.get(detail.url_field), message=str(res)
-                    )
-                )
+    # Rows whose detail page failed are rejected (never landed half-filled); the failures are one
+    # warning with their counts, not a silent drop.
+    failed = [
+        (u, str(res))
+        for u, res in results.items()
+        if isinstance(res, Exception) and (ctx.limits.max_requests is None or "dry-run" not in str(res))
+    ]
+    if failed:
+        ctx.issues.append(
+            Issue(
+                kind="fetch_error",
+                source=source.name,
+                url=failed[0][0],
+                message=f"source {source.name!r}: " + _failure_summary("detail pages", failed, len(urls)),
+                ratio=round(len(failed) / max(1, len(urls)), 4),
+            )
+        )
 
 
 def _run_crawl(ctx: _Ctx, source: Source, combos: list[dict], out: SourceOutput) -> None:
@@ -496,6 +549,28 @@ def _run_crawl(ctx: _Ctx, source: Source, combos: list[dict], out: SourceOutput)
 
             start += ("&" if "?" in start else "?") + urlencode(first.params)
         result = crawl(start, ctx.fetcher, policy=policy)
+        failed = result.failed_pages()
+        if failed:
+            ctx.issues.append(
+                Issue(
+                    kind="pages_failed",
+                    source=source.name,
+                    url=failed[0][0],
+                    message=f"source {source.name!r}: crawl from {start}: "
+                    + _failure_summary("crawled pages", failed, len(result.pages)),
+                    ratio=round(len(failed) / max(1, len(result.pages)), 4),
+                )
+            )
+        if result.budget_left:
+            ctx.issues.append(
+                Issue(
+                    kind="page_cap",
+                    source=source.name,
+                    url=start,
+                    message=f"source {source.name!r}: crawl from {start} stopped at its page budget "
+                    f"({policy.pages} pages) with {result.budget_left} discovered page(s) not visited",
+                )
+            )
         media_by_page: dict[str, list[str]] = {}
         if source.verify_media:
             from prefect_autodata.runtime.media import verify_media
