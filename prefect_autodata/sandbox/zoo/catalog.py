@@ -45,6 +45,7 @@ class ZooTask:
     filters: list[Filter] = field(default_factory=list)
     columns: dict[str, str] = field(default_factory=dict)  # canonical field -> truth column
     today: date = TODAY
+    site_records: int = 0  # how many records the site serves (the truth is those the filters keep)
 
     @property
     def scored_fields(self) -> list[str]:
@@ -151,14 +152,22 @@ def compatible(kind: str) -> list[str]:
     return sorted(n for n, f in FAMILIES.items() if f.kinds is None or kind in f.kinds)
 
 
+def _choose(rng: random.Random) -> tuple[str, str]:
+    kind_name = rng.choice(sorted(KINDS))
+    return kind_name, rng.choice(compatible(kind_name))
+
+
+def draw_choice(seed: int, i: int) -> tuple[str, str]:
+    """(kind, family) of task i without building its site (what coverage checks need)."""
+    return _choose(random.Random(f"zoo:{seed}:{i}"))
+
+
 def draw_task(seed: int, i: int) -> ZooTask:
     from prefect_autodata.sandbox.zoo.families import FAMILIES
 
     rng = random.Random(f"zoo:{seed}:{i}")
-    kind_name = rng.choice(sorted(KINDS))
+    kind_name, family = _choose(rng)
     kind = KINDS[kind_name]
-    fams = compatible(kind_name)
-    family = rng.choice(fams)
     size = draw_size(rng)
     cap = getattr(FAMILIES[family], "max_records", None)
     rs = record_set(kind, rng, min(size, cap) if cap else size)
@@ -191,6 +200,7 @@ def draw_task(seed: int, i: int) -> ZooTask:
         site=site,
         filters=filters,
         columns=columns,
+        site_records=len(rs.records),
     )
 
 
