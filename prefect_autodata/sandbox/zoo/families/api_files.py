@@ -189,6 +189,7 @@ class FileFamily:
         routes.append(catch_all())
         notes = {
             "method": "file",
+            "site_name": text.brand,
             "docs_path": base,
             "format": self.fmt,
             "files": files,

@@ -239,6 +239,7 @@ def build_api_site(rs: RecordSet, rng: random.Random, host: str, family: str, cf
     routes.append(catch_all())
     notes = {
         "method": "api",
+        "site_name": text.brand,
         "docs_path": docs_path,
         "openapi_path": openapi_path,
         "endpoint": endpoint,

@@ -215,6 +215,7 @@ def build_js_site(rs: RecordSet, rng: random.Random, host: str, family: str, mod
     container = rng.choice(["items", "results", "data", style_key(kind.plural.split(), ks)])
     n = len(rs.records)
     notes: dict[str, Any] = {
+        "site_name": text.brand,
         "fields": paths,
         "shape": "objects",
         "records_path": container,
