@@ -102,3 +102,73 @@ def test_no_sandbox_literal(path: Path):
 def test_the_scanner_catches_a_literal(tmp_path):
     sample = "URL = 'https://api.tiingo.com/tiingo/daily'\n"
     assert any(re.search(re.escape(w), sample, re.I) for w in forbidden())
+
+
+# ----------------------------------------------------------------------------- the layout zoo
+
+
+@functools.cache
+def zoo_forbidden() -> tuple[list[str], list[str]]:
+    """(case-insensitive words, case-sensitive literals) derived from the zoo itself.
+
+    Family names; the label synonym lists as written in the zoo (a copy of one in product code
+    would tune the agents to the benchmark); the obfuscated class-name generator's prefixes as
+    regex starts (``css-[``); the icon set.
+    """
+    from prefect_autodata.sandbox.zoo.families import FAMILIES
+    from prefect_autodata.sandbox.zoo.families import _common as common
+    from prefect_autodata.sandbox.zoo.kinds import KINDS
+
+    words = set(FAMILIES)
+    words |= {p + "[" for p in common.OBFUSCATED_PREFIXES if len(p) >= 2}
+    literal: set[str] = set()
+
+    def seq(items) -> None:
+        if len(items) >= 3:
+            literal.add(", ".join(f'"{x}"' for x in items))
+            literal.add(", ".join(f"'{x}'" for x in items))
+
+    for kind in KINDS.values():
+        for f in kind.fields:
+            for labels in (f.labels, f.labels_de, f.labels_es):
+                seq(labels)
+    # (The "meaningful" class-name vocabularies are plain English synonyms, which a general thesaurus in
+    # product code may share; they are not scanned.)
+    seq(common.ICONS[:4])
+    return sorted(words), sorted(literal)
+
+
+def test_the_zoo_list_is_derived_from_the_zoo():
+    words, literal = zoo_forbidden()
+    assert len([w for w in words if not w.endswith("[")]) >= 14
+    assert any('"Auth."' in s for s in literal)
+
+
+@pytest.mark.parametrize("path", product_files(), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_zoo_vocabulary(path: Path):
+    text = path.read_text(encoding="utf-8", errors="replace")
+    low = text.lower()
+    words, literal = zoo_forbidden()
+    hits = [w for w in words if w.lower() in low] + [s for s in literal if s in text]
+    assert not hits, f"{path.relative_to(PACKAGE)} names the layout zoo's vocabulary: {hits}"
+
+
+_ZOO_IMPORT = re.compile(
+    r"^(\s*)(?:from|import)\s+prefect_autodata\.sandbox(?:\.zoo\b|\s+import\s+zoo\b)", re.M
+)
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in product_files() if p.suffix == ".py"], ids=lambda p: str(p.relative_to(PACKAGE))
+)
+def test_product_code_never_imports_the_zoo(path: Path):
+    """Only the benchmark harness may import the zoo, and only lazily (inside a function)."""
+    for m in _ZOO_IMPORT.finditer(path.read_text(encoding="utf-8")):
+        assert path.name == "bench.py" and m.group(1), (
+            f"{path.relative_to(PACKAGE)} imports sandbox.zoo: {m.group(0)!r}"
+        )
+
+
+def test_the_zoo_import_scan_catches_an_import():
+    assert _ZOO_IMPORT.search("from prefect_autodata.sandbox.zoo.kinds import KINDS\n")
+    assert _ZOO_IMPORT.search("from prefect_autodata.sandbox import zoo\n")

@@ -27,14 +27,14 @@ from prefect_autodata.sandbox.zoo.families import (
 )
 
 FAMILIES: dict[str, Family] = {
-    "html_table": html_table.FAMILY,
-    "html_transposed": html_transposed.FAMILY,
-    "html_list": html_list.FAMILY,
-    "html_cards": html_cards.FAMILY,
-    "html_dl": html_dl.FAMILY,
-    "html_flex": html_flex.FAMILY,
-    "html_text": html_text.FAMILY,
-    "html_detail": html_detail.FAMILY,
+    "html_table_listing": html_table.FAMILY,
+    "html_transposed_table": html_transposed.FAMILY,
+    "html_item_list": html_list.FAMILY,
+    "html_card_grid": html_cards.FAMILY,
+    "html_dl_blocks": html_dl.FAMILY,
+    "html_flex_rows": html_flex.FAMILY,
+    "html_text_lines": html_text.FAMILY,
+    "html_detail_pages": html_detail.FAMILY,
     # API, file, JS and structured-data families
     "api_camel_pages": api_camel_pages.FAMILY,
     "api_snake_nested": api_snake_nested.FAMILY,

@@ -521,6 +521,7 @@ def base_notes(
     notes: dict[str, Any] = {
         "method": "html",
         "family": family,
+        "site_name": b.site_name,
         "listing_paths": listing_paths,
         "labels": dict(b.labels),
         "lang": b.lang,

@@ -28,7 +28,7 @@ from prefect_autodata.sandbox.zoo.families._common import (
 
 
 class CardGrid:
-    name = "html_cards"
+    name = "html_card_grid"
     kinds = None
     max_records = 400
 

@@ -28,7 +28,7 @@ from prefect_autodata.sandbox.zoo.families._common import (
 
 
 class DetailPages:
-    name = "html_detail"
+    name = "html_detail_pages"
     kinds = None
     max_records = 400
 

@@ -20,7 +20,7 @@ from prefect_autodata.sandbox.zoo.families._common import (
 
 
 class DefinitionBlocks:
-    name = "html_dl"
+    name = "html_dl_blocks"
     kinds = None
 
     def build(self, rs: RecordSet, rng: random.Random, host: str) -> ZooSite:

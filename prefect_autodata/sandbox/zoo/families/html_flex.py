@@ -20,7 +20,7 @@ from prefect_autodata.sandbox.zoo.families._common import (
 
 
 class DivRows:
-    name = "html_flex"
+    name = "html_flex_rows"
     kinds = None
 
     def build(self, rs: RecordSet, rng: random.Random, host: str) -> ZooSite:

@@ -21,7 +21,7 @@ from prefect_autodata.sandbox.zoo.families._common import (
 
 
 class ItemList:
-    name = "html_list"
+    name = "html_item_list"
     kinds = None
 
     def build(self, rs: RecordSet, rng: random.Random, host: str) -> ZooSite:

@@ -23,7 +23,7 @@ from prefect_autodata.sandbox.zoo.families._common import (
 
 
 class TableListing:
-    name = "html_table"
+    name = "html_table_listing"
     kinds = None
 
     def build(self, rs: RecordSet, rng: random.Random, host: str) -> ZooSite:

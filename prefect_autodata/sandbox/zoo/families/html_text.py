@@ -20,7 +20,7 @@ SEPARATORS = (" | ", " ; ", " · ", "\t", " ~ ")
 
 
 class TextLines:
-    name = "html_text"
+    name = "html_text_lines"
     kinds = None
 
     def build(self, rs: RecordSet, rng: random.Random, host: str) -> ZooSite:

@@ -17,7 +17,7 @@ from prefect_autodata.sandbox.zoo.families._common import (
 
 
 class TransposedTable:
-    name = "html_transposed"
+    name = "html_transposed_table"
     kinds = None
     max_records = 300
 
