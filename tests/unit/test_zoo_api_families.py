@@ -56,7 +56,7 @@ def event_set(n: int, seed: int = 0, generated: bool = True) -> RecordSet:
     """Synthetic events: random words, dates in one display format, a missing value here and there."""
     rng = random.Random(seed)
     words = ["amber", "birch", "cedar", "delta", "ember", "fjord", "grove", "heath", "iris", "juniper"]
-    venues = ["North Hall", "Riverside", "Old Mill", "Dock 4"]
+    venues = ["North Hall", "Riverside", "Old Mill", "Dock 4", "Pier 9, East Wing"]
     recs, raws = [], []
     start = date(2015, 1, 1)
     for i in range(n):
@@ -357,6 +357,20 @@ def test_documented_filters_keep_exactly_the_matching_records(record_sets):
             )
             checked["range" if "start" in flt else "exact"] += 1
     assert checked["range"] and checked["exact"]
+
+
+def test_an_exact_filter_value_holding_a_comma_matches_whole_and_lists_match_each(record_sets):
+    rs = record_sets["event47"]
+    site = next(s for _n, _s, s in _api_sites(rs, seeds=range(1, 4)) if "venue" in s.notes["filters"])
+    param = site.notes["filters"]["venue"]["param"]
+    get = getter(client_for(site), HOST)
+    for value, wanted in (
+        ("Pier 9, East Wing", {"Pier 9, East Wing"}),
+        ("Riverside,Old Mill", {"Riverside", "Old Mill"}),
+    ):
+        got = site_records(site, lambda p, q=None, h=None, v=value: get(p, (q or {}) | {param: v}, h))
+        want = [r for r in rs.records if r.get("venue") in wanted]
+        assert want and norm_multiset(got, EVENT.field_names) == norm_multiset(want, EVENT.field_names)
 
 
 # --------------------------------------------------------------------------------------------- seeds

@@ -281,7 +281,8 @@ def apply_filters(records: list[dict], filters: list[Filter], query: Any) -> lis
             raw = query.get(flt.param)
             if raw is None or raw == "":
                 continue
-            wanted = {normalise(v).lower() for v in raw.split(",") if v.strip()}
+            # several values comma-separated; a value that itself holds a comma matches whole too
+            wanted = {normalise(v).lower() for v in [raw, *raw.split(",")] if v.strip()}
             if not wanted:
                 raise BadParam(flt.param, f"{flt.param} must not be empty")
             out = [r for r in out if normalise(r.get(flt.field)).lower() in wanted]
