@@ -92,7 +92,7 @@ def choose_blueprint(
 ) -> Blueprint:
     """Rank every observed source for the plan; the first candidate is the blueprint's choice."""
     plan = evidence.plan
-    targets = list(fields or plan.fields)
+    targets = list(fields or plan.field_names)
     terms = d.plan_terms(plan)
     cands: list[SourceCandidate] = []
     for ep in _dedupe(evidence.endpoints):
@@ -159,7 +159,7 @@ def choose_blueprint(
 
 
 def _name(plan: ParsedInstruction) -> str:
-    bits = [plan.entity if plan.entity != "unknown" else "dataset"]
+    bits = [plan.kind or (plan.entity.plural if plan.entity else "dataset")]
     if plan.venue:
         bits.append(plan.venue.abbr)
     bits += plan.tickers[:3] + [t.abbr for t in plan.teams[:2]] + [p.split()[-1] for p in plan.players[:2]]

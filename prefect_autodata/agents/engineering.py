@@ -104,8 +104,9 @@ def spec_name(plan: ParsedInstruction) -> str:
     bits += [p.split()[-1] for p in plan.players[:3]]
     if plan.track:
         bits.append(plan.track.split()[0])
-    if plan.entity not in ("paper", "unknown"):
-        bits.insert(0, plan.entity.replace("_", "-"))
+    label = plan.kind or (plan.entity.singular if plan.entity else None)
+    if label and label != "paper":
+        bits.insert(0, label.replace("_", "-"))
     ys = plan.years
     if ys:
         bits.append(str(ys[0]) if len(ys) == 1 else f"{ys[0]}-{ys[-1]}")
@@ -199,7 +200,7 @@ def induce_json(
     prefix_sources: list[Source] | None = None,
 ) -> CandidateSpec | None:
     """A candidate spec reading one JSON endpoint (several example URLs of the same shape: ``siblings``)."""
-    targets = list(plan.fields)
+    targets = list(plan.field_names)
     body = _read(reader, endpoint.sample_cache_id)
     headers = dict(endpoint.headers)
     if body is None and fetcher is not None:
@@ -272,7 +273,7 @@ def induce_json(
     pk = list(dict.fromkeys(pk))
     python = None
     year_col = next((t for t in ordered if norm(t) in ("year", "season")), None)
-    if gr.notes and year_col and plan.entity != "stock":
+    if gr.notes and year_col and plan.kind != "stock":
         code = year_filter_code(year_col, plan)
         python = PythonStep(code=code) if code else None
     source = Source(
@@ -434,7 +435,7 @@ def induce_html_table(
     body = _read(reader, page.cache_id)
     if not body:
         return None
-    targets = list(plan.fields)
+    targets = list(plan.field_names)
     best = None
     for tc in html_tables(body):
         m = match_fields(targets, list(tc.labels), tc.rows, plan, labels=tc.labels)
@@ -542,7 +543,7 @@ def induce(
     ticker_param = None
     known: set[str] = set()
     prefix: list[Source] = []
-    if plan.entity == "stock" and plan.all_sp500:
+    if plan.kind == "stock" and plan.all_sp500:
         for page in evidence.ok_pages():
             if page.kind == "html":
                 got = constituents_source(page, reader)
@@ -557,7 +558,7 @@ def induce(
     seen_ev = evidence.model_copy(update={"endpoints": usable})  # detail joins look at retargeted URLs
     groups = _group_endpoints(_about_plan(usable, plan, reader, evidence.candidates))
     for eps in groups:
-        if plan.entity == "stock" and plan.tickers and not plan.all_sp500:
+        if plan.kind == "stock" and plan.tickers and not plan.all_sp500:
             eps = [_retarget_ticker(e, plan, fetcher) for e in eps]
         try:
             cand = induce_json(
@@ -593,7 +594,7 @@ def induce(
         if len(c.covered) > best_cov
     ]
     best_cov = max((len(c.covered) for c in out), default=0)
-    if best_cov < len(plan.fields):  # only where the specialised inducers left fields uncovered
+    if best_cov < len(plan.field_names):  # only where the specialised inducers left fields uncovered
         out += [c for c in _generic(evidence, plan, reader, fetcher, name) if len(c.covered) > best_cov]
     if name:
         out = [c.model_copy(update={"spec": c.spec.model_copy(update={"name": name})}) for c in out]
@@ -605,11 +606,11 @@ def _generic(evidence: Evidence, plan: ParsedInstruction, reader: Any, fetcher: 
     """Kind-agnostic candidates (``agents/induction``): tables and record regions for any field names."""
     from prefect_autodata.agents.induction import induce as induce_generic
 
-    if not plan.fields:
+    if not plan.field_names:
         return []
     return induce_generic(
         evidence,
-        list(plan.fields),
+        list(plan.field_names),
         name=name or spec_name(plan),
         description=plan.text,
         reader=reader,

@@ -1,9 +1,9 @@
-"""The plan agent: one sentence → a structured plan (entity, target fields, scope, expected size).
+"""The plan agent: one sentence → a ``Request`` (entity, fields, filters, time scope, kind) and the plan.
 
 Offline it wraps the rule-based parser (``offline/instruction.py``) and renders the result as the
 plan role's message; the LLM backend answers the same schema from ``prompts/plan.yaml``. When the
-instruction cannot be resolved the plan says exactly what is missing (``Unresolvable``) instead of
-guessing, and no collector is written.
+instruction cannot be resolved the plan says exactly what is missing (``Unresolvable``, with the
+questions that would help) instead of guessing, and no collector is written.
 """
 
 from __future__ import annotations
@@ -12,7 +12,9 @@ import re
 from datetime import date
 from pathlib import Path
 
-from prefect_autodata.agents.offline.instruction import ParsedInstruction, parse_instruction
+from prefect_autodata.agents import kinds
+from prefect_autodata.agents.offline.instruction import parse_request
+from prefect_autodata.agents.request import Request
 from prefect_autodata.errors import ConfigError, TerminalError
 from prefect_autodata.ohcache.messages import FieldSpec, PlanMessage, PlanStep, Role
 
@@ -22,7 +24,7 @@ _FIELD_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_ .\-]{0,62}$")
 class Unresolvable(TerminalError):
     """The instruction does not say enough to collect anything; ``missing`` lists what to add."""
 
-    def __init__(self, parsed: ParsedInstruction) -> None:
+    def __init__(self, parsed: Request) -> None:
         self.parsed = parsed
         self.missing = list(parsed.missing)
         super().__init__("cannot collect this yet: " + "; ".join(self.missing))
@@ -47,6 +49,32 @@ def parse_fields(fields: str | list[str] | None) -> list[str] | None:
 
 def fields_from_schema_file(path: str | Path) -> list[str]:
     """Field names from a schema file: YAML/JSON (a list, ``fields:`` or ``columns:`` of names/mappings) or one name per line."""
+    return [n for n, _ in schema_from_file(path)]
+
+
+_TYPES = {
+    "str": "string",
+    "string": "string",
+    "text": "string",
+    "int": "integer",
+    "integer": "integer",
+    "float": "number",
+    "number": "number",
+    "double": "number",
+    "decimal": "decimal",
+    "money": "decimal",
+    "bool": "boolean",
+    "boolean": "boolean",
+    "date": "date",
+    "datetime": "datetime",
+    "timestamp": "datetime",
+    "url": "url",
+}
+
+
+def schema_from_file(path: str | Path) -> list[tuple[str, str | None]]:
+    """(name, type) pairs from a schema file: YAML/JSON (a list of names or ``{name, type}`` mappings,
+    ``fields:``/``columns:``/``properties:``, or ``name: type`` pairs) or one name per line."""
     import json
 
     import yaml
@@ -60,25 +88,49 @@ def fields_from_schema_file(path: str | Path) -> list[str]:
     except (ValueError, yaml.YAMLError) as exc:
         raise ConfigError(f"schema file {p} is not valid YAML/JSON: {exc}") from exc
     if isinstance(data, dict):
-        data = data.get("fields") or data.get("columns") or data.get("properties")
-        if isinstance(data, dict):
-            data = list(data)
-    if isinstance(data, str):
-        data = data.split()
-    if not isinstance(data, list):
+        inner = data.get("fields") or data.get("columns") or data.get("properties")
+        data = inner if inner is not None else data
+    pairs: list[tuple[str, str | None]] = []
+    if isinstance(data, dict):
+        for k, v in data.items():
+            t = v.get("type") if isinstance(v, dict) else v
+            pairs.append((str(k), str(t) if t is not None else None))
+    elif isinstance(data, str):
+        pairs = [(n, None) for n in data.split()]
+    elif isinstance(data, list):
+        for d in data:
+            if isinstance(d, dict) and "name" in d:
+                pairs.append((str(d["name"]), str(d["type"]) if d.get("type") else None))
+            elif isinstance(d, dict) and len(d) == 1:
+                ((k, v),) = d.items()
+                pairs.append((str(k), str(v) if v is not None else None))
+            elif d is not None:
+                pairs.append((str(d), None))
+    else:
         raise ConfigError(f"schema file {p}: expected a list of field names (or 'fields:'/'columns:')")
-    names = [d.get("name") if isinstance(d, dict) else d for d in data]
-    return parse_fields([str(n) for n in names if n]) or []
+    names = parse_fields([n for n, _ in pairs]) or []
+    out = []
+    for n, (_, t) in zip(names, pairs, strict=True):
+        if t is not None and t.lower() not in _TYPES:
+            raise ConfigError(
+                f"schema file {p}: field {n!r} has unknown type {t!r} (use one of {', '.join(sorted(set(_TYPES.values())))})"
+            )
+        out.append((n, _TYPES[t.lower()] if t is not None else None))
+    return out
 
 
 def make_plan(
-    instruction: str, *, fields: list[str] | None = None, today: date | None = None
-) -> ParsedInstruction:
-    """Parse ``instruction`` (fields from ``--fields`` override the proposed schema)."""
-    return parse_instruction(instruction, fields=fields, today=today)
+    instruction: str,
+    *,
+    fields: list[str] | None = None,
+    schema: list[tuple[str, str | None]] | None = None,
+    today: date | None = None,
+) -> Request:
+    """Read ``instruction`` into a Request (``--fields`` / ``--schema`` override the proposed fields)."""
+    return parse_request(instruction, fields=fields, schema=schema, today=today)
 
 
-def require_resolved(parsed: ParsedInstruction) -> ParsedInstruction:
+def require_resolved(parsed: Request) -> Request:
     """Raise ``Unresolvable`` naming what is missing; the caller collects nothing."""
     if not parsed.is_resolved:
         raise Unresolvable(parsed)
@@ -105,16 +157,11 @@ def guess_type(field: str) -> str:
     return "number"
 
 
-def scope_sentence(p: ParsedInstruction) -> str:
+def scope_sentence(p: Request) -> str:
     """The plan's scope in one sentence (what, who, when, how many)."""
-    who: list[str] = []
-    if p.venue:
-        who.append(p.venue.abbr + (f" ({p.track})" if p.track else ""))
-    if p.all_sp500:
-        who.append("every S&P 500 constituent")
-    who += p.tickers + [t.name for t in p.teams] + p.players
-    if p.all_teams:
-        who.append("all teams")
+    kind = kinds.get(p.kind)
+    who: list[str] = kind.who(p) if kind is not None else []
+    who += [f"{f.field} {f.op} {f.value}" for f in p.filters if kind is None]
     when = ""
     if p.dates:
         when = ", ".join(d.isoformat() for d in p.dates)
@@ -129,15 +176,15 @@ def scope_sentence(p: ParsedInstruction) -> str:
         if p.expected_size and p.expected_size.approx
         else (f"; exactly {p.expected_size.rows} rows" if p.expected_size else "")
     )
-    return (
-        f"{p.entity} records for {', '.join(who) or 'unspecified entities'}, {when or 'no time range'}{size}"
-    )
+    what = p.kind or (p.entity.singular if p.entity else "unknown")
+    return f"{what} records for {', '.join(who) or 'unspecified entities'}, {when or 'no time range'}{size}"
 
 
-def plan_message(p: ParsedInstruction, *, artifacts: list[str] | None = None) -> PlanMessage:
-    """Render a parsed instruction as the plan role's message (goals, steps, schema, scope)."""
-    fields = p.fields or ["value"]
+def plan_message(p: Request, *, artifacts: list[str] | None = None) -> PlanMessage:
+    """Render a Request as the plan role's message (goals, steps, schema, scope)."""
+    fields = p.field_names or ["value"]
     notes = "; ".join([*(f"assumption: {a}" for a in p.assumptions), *(f"missing: {m}" for m in p.missing)])
+    types = {f.name: f.type for f in p.fields if f.type}
     steps = [
         PlanStep(
             name="find sources",
@@ -174,7 +221,12 @@ def plan_message(p: ParsedInstruction, *, artifacts: list[str] | None = None) ->
     return PlanMessage(
         goals=[p.text.strip() or "(empty instruction)"],
         steps=steps,
-        target_schema=[FieldSpec(name=f, type=guess_type(f)) for f in fields],
+        target_schema=[
+            FieldSpec(
+                name=f, type={"decimal": "number"}.get(types.get(f) or "", types.get(f) or guess_type(f))
+            )
+            for f in fields
+        ],
         scope=scope_sentence(p),
         notes=notes,
         artifacts=list(artifacts or []),

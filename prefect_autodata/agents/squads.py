@@ -203,7 +203,7 @@ def plan_role(inbox: list[Message], tools: Toolbox):
     cid = tools.store(
         ctx.parsed.model_dump_json(),
         kind="json",
-        summary=f"parsed instruction ({ctx.parsed.entity})",
+        summary=f"parsed instruction ({ctx.parsed.kind or (ctx.parsed.entity.singular if ctx.parsed.entity else None)})",
         media_type="application/json",
     )
     msg = plan_message(ctx.parsed, artifacts=[cid])
@@ -241,7 +241,7 @@ def blueprint_role(inbox: list[Message], tools: Toolbox):
     from prefect_autodata.agents.blueprint import blueprint_message, choose_blueprint
 
     ctx = current()
-    ctx.blueprint = choose_blueprint(ctx.evidence, fields=ctx.parsed.fields, name=ctx.name)
+    ctx.blueprint = choose_blueprint(ctx.evidence, fields=ctx.parsed.field_names, name=ctx.name)
     msg = blueprint_message(ctx.blueprint)
     ctx.progress("blueprint", msg.headline())
     return msg

@@ -79,9 +79,9 @@ def test_spec(
         spec, max_pages=max_pages, max_requests=max_requests, base_url=base_url, fetcher=fetcher, today=today
     )
     issues = list(rep.issues)
-    if plan is not None and plan.fields:
+    if plan is not None and plan.field_names:
         have = {c.name for c in spec.output_columns()}
-        for f in plan.fields:
+        for f in plan.field_names:
             if f not in have:
                 issues.append(
                     Issue(

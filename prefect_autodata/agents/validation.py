@@ -102,7 +102,7 @@ class Scope:
         size = getattr(plan, "expected_size", None)
         venue = getattr(plan, "venue", None)
         return cls(
-            entity=str(getattr(plan, "entity", None) or "unknown"),
+            entity=str(getattr(plan, "kind", None) or "unknown"),  # the record kind, if one recognised it
             tickers=list(getattr(plan, "tickers", None) or []),
             all_sp500=bool(getattr(plan, "all_sp500", False)),
             start_date=getattr(plan, "start_date", None),

@@ -510,7 +510,7 @@ class WebAgent:
         Values are tried in order of how strongly the links carrying them speak about the plan
         ("Pitching" for a pitching request); a value is adopted only if its sample covers more fields.
         """
-        targets = list(plan.fields)
+        targets = list(plan.field_names)
         if ep.kind != "json" or not targets or self.budget.max_switch_probes <= 0:
             return ep
         best_cov = _coverage(targets, ep.fields)

@@ -78,7 +78,7 @@ def default_name(parsed: ParsedInstruction) -> str:
             "nba_player": "nba-player",
             "mlb_hitting": "mlb-hitting",
             "mlb_pitching": "mlb-pitching",
-        }.get(parsed.entity, "data")
+        }.get(parsed.kind or "", "data")
     )
     if parsed.dates:
         parts.append(parsed.dates[0].isoformat())

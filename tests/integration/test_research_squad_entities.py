@@ -69,4 +69,4 @@ def test_several_players_share_one_request_template_without_helper_columns(sandb
     url_rule = next(r for r in src.fields if r.name == src.detail.url_field)
     assert url_rule.internal  # used for the join, never landed
     assert src.detail.url_field not in {c.name for c in spec.output_columns()}
-    assert set(plan.fields) <= {c.name for c in spec.output_columns()}
+    assert set(plan.field_names) <= {c.name for c in spec.output_columns()}

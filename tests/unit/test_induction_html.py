@@ -188,7 +188,7 @@ def _sectioned() -> str:
 
 
 def test_sections_give_per_record_constants_and_scope_the_requested_years(monkeypatch):
-    from prefect_autodata.agents.offline import vocab
+    from prefect_autodata.agents.kinds import paper as vocab
 
     monkeypatch.setitem(vocab.CONFERENCES, "WCV", ("Widget Conference on Vision", ()))
     monkeypatch.setattr(

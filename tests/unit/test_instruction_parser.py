@@ -1,5 +1,6 @@
 """The offline instruction parser on every catalog task, on hand-written paraphrases, and on requests
-that cannot be resolved (it must say what is missing instead of guessing)."""
+that cannot be resolved (it must say what is missing instead of guessing). ``entity`` in the older
+paraphrase file names the record kind (``Request.kind``)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from prefect_autodata.agents.offline.instruction import DEFAULT_FIELDS, parse_instruction
+from prefect_autodata.agents import kinds
+from prefect_autodata.agents.offline.instruction import parse_instruction
 from prefect_autodata.sandbox.tasks import catalog
 
 CASES = yaml.safe_load((Path(__file__).parents[1] / "data" / "paraphrases.yaml").read_text())
@@ -30,7 +32,8 @@ def test_catalog_instruction_parses_to_its_template_and_scope(task):
     p = task.params
     assert r.is_resolved, r.missing
     assert r.template == task.template
-    assert r.entity == _ENTITY_OF_TEMPLATE[task.template]
+    assert r.kind == _ENTITY_OF_TEMPLATE[task.template]
+    assert r.field_names == kinds.get(r.kind).fields_for(r) and r.fields_source == "default"
     assert r.domain == task.domain
     if "conference" in p:
         assert r.venue is not None and r.venue.abbr == p["conference"]
@@ -62,7 +65,7 @@ def test_paraphrase(case):
     r = parse_instruction(case["text"], today=TODAY)
     assert r.is_resolved, r.missing
     for key, want in case["expect"].items():
-        got = getattr(r, key)
+        got = getattr(r, "kind" if key == "entity" else key)
         if key == "venue":
             got = got.abbr
         elif key == "teams":
@@ -90,12 +93,12 @@ def test_paraphrase_set_is_big_enough():
 
 def test_fields_default_to_the_target_schema_or_follow_the_user():
     r = parse_instruction("Get me every NeurIPS 2019 paper")
-    assert r.fields == DEFAULT_FIELDS["paper"] and r.fields_source == "default"
+    assert r.field_names == kinds.get("paper").default_fields and r.fields_source == "default"
     r = parse_instruction("Get me every NeurIPS 2019 paper", fields=["TITLE", "PAPER_LINK"])
-    assert r.fields == ["TITLE", "PAPER_LINK"] and r.fields_source == "user"
+    assert r.field_names == ["TITLE", "PAPER_LINK"] and r.fields_source == "user"
     many = parse_instruction("MSFT, GOOGL and AMZN on 2024-03-15")
-    assert many.fields[0] == "Ticker"
-    assert "Ticker" not in parse_instruction("AAPL in 2024").fields
+    assert many.field_names[0] == "Ticker"
+    assert "Ticker" not in parse_instruction("AAPL in 2024").field_names
 
 
 def test_expected_size_is_approximate_where_it_cannot_be_known():
@@ -123,4 +126,4 @@ def test_ambiguous_numeric_date_is_flagged():
 def test_abbreviations_need_league_context():
     assert [t.abbr for t in parse_instruction("NBA team stats of LAL from 2010 to 2012").teams] == ["LAL"]
     stock = parse_instruction("daily prices of MIA and BOS in 2024")
-    assert stock.entity == "stock" and not stock.teams
+    assert stock.kind == "stock" and not stock.teams

@@ -13,6 +13,7 @@ from collections import Counter
 from typing import Any
 from urllib.parse import parse_qsl, quote, urljoin, urlsplit
 
+from prefect_autodata.agents import kinds
 from prefect_autodata.agents.evidence import Link, PaginationHint, SearchHit
 from prefect_autodata.agents.offline.instruction import ParsedInstruction
 
@@ -49,7 +50,10 @@ def season_label(year: int) -> str:
 
 
 def plan_terms(plan: ParsedInstruction) -> dict[str, float]:
-    """Words that identify the requested entity, weighted by how specific they are."""
+    """Words that identify the requested entity, weighted by how specific they are.
+
+    Generic: years, filter values, the entity phrase; the request's record kind (if any) adds the
+    words its typed scope implies (a venue, tickers, team names)."""
     t: dict[str, float] = {}
 
     def add(text: str, w: float) -> None:
@@ -57,68 +61,35 @@ def plan_terms(plan: ParsedInstruction) -> dict[str, float]:
             if x not in _STOP and len(x) > 1:
                 t[x] = max(t.get(x, 0.0), w)
 
-    if plan.venue:
-        add(plan.venue.abbr, 3.0)
-        add(plan.venue.name, 0.5)
-    if plan.track:
-        add(plan.track.replace("Track", ""), 3.0)
     for y in plan.years[:12] or [y for y in (plan.start_year, plan.end_year) if y]:
         t[str(y)] = max(t.get(str(y), 0.0), 2.0)
-    for tk in plan.tickers:
-        t[tk.lower()] = 3.0
-    for team in plan.teams:
-        add(team.name, 1.5)
-        t[team.abbr.lower()] = max(t.get(team.abbr.lower(), 0.0), 1.0)
-        last = words(team.name)[-1:]
-        for w_ in last:
-            t[w_] = 3.0
-    for p in plan.players:
-        for i, w_ in enumerate(words(p)):
-            t[w_] = max(t.get(w_, 0.0), 3.0 if i else 1.5)
-    ent = plan.entity
-    if ent.startswith(("nba_", "mlb_")):
-        t[ent[:3]] = 2.0
-        for w_ in ("team", "teams") if ent != "nba_player" else ("player", "players"):
-            t[w_] = 1.5
-    if plan.all_teams:
-        for w_, wt in (("leaderboard", 2.0), ("leaders", 1.5), ("league", 1.0), ("every", 1.0), ("all", 0.5)):
-            t[w_] = wt
-    if ent.startswith("mlb_"):
-        kind = ent[4:]
-        t[kind] = 2.0
-        t[{"hitting": "batting", "pitching": "pitching"}.get(kind, kind)] = 2.0
-    if getattr(plan, "all_sp500", False):
-        t["500"] = 2.0
-        t["constituents"] = 1.0
+    kind = kinds.get(plan.kind)
+    if kind is not None:
+        kind.terms(plan, add, t)
+    else:
+        if plan.entity is not None:
+            add(plan.entity.singular, 1.5)
+            add(plan.entity.plural, 1.5)
+        for f in plan.filters:
+            for v in f.value if isinstance(f.value, list) else [f.value]:
+                if isinstance(v, str):
+                    add(v, 2.0)
     return t
 
 
 def search_queries(plan: ParsedInstruction) -> list[str]:
     """Queries that should surface the source(s) of the plan, most specific first."""
-    q: list[str] = []
-    ent = plan.entity
-    years = plan.years or [y for y in (plan.start_year, plan.end_year) if y]
-    if ent == "paper" and plan.venue:
-        for y in (years[:1] + years[-1:]) if years else [None]:
-            base = f"{plan.venue.abbr} {y} accepted papers" if y else f"{plan.venue.abbr} accepted papers"
-            q.append(f"{base} {plan.track}" if plan.track else base)
-    elif ent == "stock":
-        if getattr(plan, "all_sp500", False):
-            q.append("list of S&P 500 companies constituents")
-        for tk in plan.tickers[:3]:
-            q.append(f"{tk} daily stock prices")
-        if not plan.tickers:
-            q.append("daily stock prices open high low close volume")
-    elif ent in ("nba_team", "nba_player") or ent.startswith("mlb_"):
-        league = "NBA" if ent.startswith("nba") else "MLB"
-        kind = ent[4:] if ent.startswith("mlb_") else ""
-        names = [p for p in plan.players[:4]] if ent == "nba_player" else [t.name for t in plan.teams[:3]]
-        for n in names:
-            q.append(f"{n} {kind} stats".replace("  ", " "))
-        if not names:
-            y = f" {years[0]}" if years else ""
-            q.append(f"{league} team {kind} stats by season{y}".replace("  ", " "))
-    if not q or ent == "unknown":
+    kind = kinds.get(plan.kind)
+    q: list[str] = kind.search_queries(plan) if kind is not None else []
+    if not q and kind is None and plan.entity is not None:
+        where = " ".join(
+            str(v)
+            for f in plan.filters
+            if f.op in ("eq", "in")
+            for v in ([f.value] if not isinstance(f.value, list) else f.value)
+        )
+        q.append(" ".join(x for x in (plan.entity.plural, where, " ".join(plan.field_names[:3])) if x))
+    if not q or kind is None:
         q.append(" ".join(w for w in words(plan.text) if w not in ("collect", "all", "the", "of")))
     out: list[str] = []
     for s in q:

@@ -456,7 +456,7 @@ def generalise_url(
             from prefect_autodata.runtime.spec import Selector
 
             pagination = pagination.model_copy(update={"total": Selector(jsonpath=f"$.{total_key}")})
-    if "year" not in server and years and plan.entity != "stock":
+    if "year" not in server and years and plan.kind != "stock":
         notes.append("the endpoint takes no year parameter: rows are filtered to the requested years")
     return GeneralRequest(base, path, query, params, roles, pagination, server, notes)
 

@@ -25,8 +25,8 @@ from urllib.parse import urljoin, urlsplit
 from lxml import html as lhtml
 
 from prefect_autodata.agents.evidence import Evidence, Page
+from prefect_autodata.agents.kinds.paper import CONFERENCES
 from prefect_autodata.agents.offline.instruction import ParsedInstruction
-from prefect_autodata.agents.offline.vocab import CONFERENCES
 from prefect_autodata.runtime.policy import FetchPolicy
 from prefect_autodata.runtime.spec import (
     CollectorSpec,
@@ -1015,7 +1015,7 @@ def induce_listing(
     if root is None:
         return None
     url = page.final_url or page.url
-    targets = list(plan.fields)
+    targets = list(plan.field_names)
     best: tuple[tuple, ListingInduction] | None = None
     for region in find_regions(root, url):
         _detail_link(region, url)
@@ -1086,7 +1086,7 @@ def induce_listing(
 
 def listing_spec(ind: ListingInduction, plan: ParsedInstruction, *, name: str) -> CollectorSpec:
     """The CollectorSpec for an induced listing (+ detail) wrapper."""
-    targets = list(plan.fields)
+    targets = list(plan.field_names)
     rules: list[FieldRule] = []
     for t in targets:
         if t in ind.listing:
@@ -1324,7 +1324,7 @@ def induce_listings(
     from prefect_autodata.agents.engineering import CandidateSpec, spec_name
 
     plan = plan or evidence.plan
-    targets = list(plan.fields)
+    targets = list(plan.field_names)
     out = []
     pages: list[tuple[Page, str]] = []
     for page in evidence.ok_pages():

@@ -1,8 +1,12 @@
-"""Offline (rule-based) instruction parser: one sentence → a typed scope the plan agent can act on.
+"""Offline (rule-based) instruction parser: one sentence → a generic ``Request``.
 
-No LLM: regular expressions over general vocabulary (``vocab.py``). It recognises the 18 Instruct2DS
-template families and free phrasings, and never guesses: whatever it cannot resolve is listed in
-``missing`` with a sentence saying exactly what is absent, and ``is_resolved`` is False.
+No LLM. The generic part reads what any data engineer's sentence says — the kind of thing wanted (a
+noun phrase), the fields ("with title, author and price", "name, team and height of every player",
+"all columns"), filters ("priced under $20", "in the Fiction category", "in Berlin"), a time scope
+(absolute or relative to ``today``), coverage ("top 100"), a cadence ("every weekday at 18:00") and
+the sources named (URLs, domains). It holds no vocabulary of any one kind of record: record-kind
+plug-ins (``agents/kinds/``) recognise what they know and refine the request (typed scope, default
+fields, expected size). Only what truly blocks collection goes to ``unresolved``, as a question.
 """
 
 from __future__ import annotations
@@ -11,99 +15,36 @@ import calendar
 import re
 import unicodedata
 from datetime import date, timedelta
-from typing import Literal
+from pathlib import Path
+from typing import Any
 
-from pydantic import BaseModel, Field
-
+from prefect_autodata.agents import kinds as kind_registry
+from prefect_autodata.agents.kinds import Context
+from prefect_autodata.agents.kinds import Mention as _Mention
 from prefect_autodata.agents.offline.vocab import (
-    COMPANIES,
-    CONFERENCES,
-    MLB_TEAMS,
-    NBA_TEAMS,
-    NOT_TICKERS,
-    TRACKS,
-    Franchise,
+    ALL_FIELDS,
+    ATTRIBUTE_NOUNS,
+    BOUNDARY_WORDS,
+    CONTAINER_NOUNS,
+    FIELD_WORDS,
+    GENERIC_TAILS,
+    LEAD_MODIFIERS,
+    NUMBER_WORDS,
+    REQUEST_VERBS,
+    VERB_FIELDS,
+    singular,
+)
+from prefect_autodata.agents.request import (
+    Cadence,
+    EntityName,
+    ExpectedSize,
+    Filter,
+    Request,
+    RequestField,
+    TimeScope,
 )
 
-Entity = Literal["paper", "stock", "nba_team", "nba_player", "mlb_hitting", "mlb_pitching", "unknown"]
-Domain = Literal["academic", "finance", "sport", "unknown"]
-
-DEFAULT_FIELDS: dict[str, list[str]] = {
-    "paper": "TITLE AUTHORS ABSTRACT CONFERENCE ABBR TRACK PAPER_LINK BIBTEX_LINK SUPP_LINK".split(),
-    "stock": "Date Open High Low Close Volume adjOpen adjHigh adjLow adjClose adjVolume divCash".split(),
-    "nba_team": (
-        "TEAM_NAME YEAR GP W L MIN FGM FGA FG3M FG3A FTM FTA OREB DREB REB AST TOV STL BLK BLKA PF PFD PTS"
-    ).split(),
-    "nba_player": (
-        "PLAYER_NAME YEAR BIRTHDATE COUNTRY HEIGHT WEIGHT DRAFT_YEAR DRAFT_ROUND DRAFT_NUMBER TEAM_ABBR "
-        "GP GS MIN FGM FGA FG3M FG3A FTM FTA OREB DREB REB AST STL BLK TOV PF PTS"
-    ).split(),
-    "mlb_hitting": "TEAM_NAME TEAM_ABBR YEAR AB R HR H 2B 3B RBI BB SO SB CS".split(),
-    "mlb_pitching": "TEAM_NAME TEAM_ABBR YEAR W L ERA G GS CG SHO SV IP H R ER HR HB BB SO".split(),
-    "unknown": [],
-}
-_DOMAIN: dict[str, Domain] = {
-    "paper": "academic",
-    "stock": "finance",
-    "nba_team": "sport",
-    "nba_player": "sport",
-    "mlb_hitting": "sport",
-    "mlb_pitching": "sport",
-    "unknown": "unknown",
-}
-
-
-class TeamRef(BaseModel):
-    league: Literal["NBA", "MLB"]
-    name: str
-    abbr: str
-
-
-class Venue(BaseModel):
-    abbr: str
-    name: str
-
-
-class ExpectedSize(BaseModel):
-    """How many rows to expect; ``approx`` is True unless the count is certain from the request alone."""
-
-    rows: int
-    approx: bool = True
-    basis: str
-
-
-class ParsedInstruction(BaseModel):
-    """What the sentence asks for. Years follow the source's convention: an NBA season is named by
-    its first calendar year (2019 means 2019-20)."""
-
-    text: str
-    entity: Entity = "unknown"
-    domain: Domain = "unknown"
-    template: str | None = None
-    fields: list[str] = Field(default_factory=list)
-    fields_source: Literal["user", "default"] = "default"
-    years: list[int] = Field(default_factory=list)
-    start_year: int | None = None
-    end_year: int | None = None
-    all_history: bool = False
-    start_date: date | None = None
-    end_date: date | None = None
-    dates: list[date] = Field(default_factory=list)
-    tickers: list[str] = Field(default_factory=list)
-    all_sp500: bool = False
-    teams: list[TeamRef] = Field(default_factory=list)
-    all_teams: bool = False
-    players: list[str] = Field(default_factory=list)
-    venue: Venue | None = None
-    track: str | None = None
-    expected_size: ExpectedSize | None = None
-    assumptions: list[str] = Field(default_factory=list)
-    missing: list[str] = Field(default_factory=list)
-
-    @property
-    def is_resolved(self) -> bool:
-        return not self.missing
-
+ParsedInstruction = Request  # the name consumers knew; the plan's core is the generic Request
 
 # ---------------------------------------------------------------- dates
 
@@ -144,14 +85,6 @@ _WORD_ORD = {
     "4th": 4,
     "last": 4,
 }
-
-
-class _Mention(BaseModel):
-    kind: Literal["day", "period", "year", "season"]
-    start: date
-    end: date
-    span: tuple[int, int]
-    ambiguous: bool = False
 
 
 def _mk_date(y: int, m: int, d: int) -> date | None:
@@ -229,311 +162,92 @@ def _find_dates(text: str) -> list[_Mention]:
     return sorted(out, key=lambda x: x.span)
 
 
-# ---------------------------------------------------------------- entities
+# ---------------------------------------------------------------- time scope
 
-_SPORT_STOP = {"NBA", "MLB"}
-_NAME_WORD = r"[A-ZÀ-Þ][\w'’.\-]*"
-_NAME_SEQ = re.compile(
-    rf"(?<![\w'’])({_NAME_WORD}(?:\s+(?:{_NAME_WORD}|de|da|van|von|der|del|la|le)){{1,3}})"
-)
-_LEADING_NOISE = {
-    "collect",
-    "get",
-    "give",
-    "fetch",
-    "download",
-    "show",
-    "find",
-    "pull",
-    "scrape",
-    "gather",
-    "retrieve",
-    "list",
-    "i",
-    "please",
-    "need",
-    "want",
-    "compile",
-    "build",
-    "grab",
-    "all",
-    "every",
-    "the",
-    "regular-season",
-    "season",
-    "stats",
-    "statistics",
-    "career",
-    "player",
-    "players",
-    "nba",
-    "and",
-}
-
-
-def _franchise_patterns(teams: list[Franchise]) -> list[tuple[re.Pattern[str], Franchise, str]]:
-    """(pattern, franchise, kind) longest first; full names case-insensitive, nicknames capitalised."""
-    pats: list[tuple[int, re.Pattern[str], Franchise, str]] = []
-    for t in teams:
-        for full in (t.name, *[a for a in t.aliases if " " in a or "'" in a]):
-            pats.append((len(full), re.compile(rf"(?<!\w){re.escape(full)}(?!\w)", re.I), t, "name"))
-        for nick in (t.nickname, *[a for a in t.aliases if " " not in a and "'" not in a]):
-            pats.append((len(nick), re.compile(rf"(?<!\w){re.escape(nick)}(?!\w)"), t, "nickname"))
-        for ab in (t.abbr, *t.abbrs):
-            pats.append((len(ab), re.compile(rf"(?<![\w$]){ab}(?![\w])"), t, "abbr"))
-    pats.sort(key=lambda p: -p[0])
-    return [(p, t, k) for _, p, t, k in pats]
-
-
-_NBA_PATS = _franchise_patterns(NBA_TEAMS)
-_MLB_PATS = _franchise_patterns(MLB_TEAMS)
-
-
-def _find_teams(
-    text: str, pats: list[tuple[re.Pattern[str], Franchise, str]], allow_abbr: bool
-) -> list[tuple[Franchise, tuple[int, int]]]:
-    found: list[tuple[Franchise, tuple[int, int]]] = []
-    taken: list[tuple[int, int]] = []
-    for pat, team, kind in pats:
-        if kind == "abbr" and not allow_abbr:
-            continue
-        for m in pat.finditer(text):
-            a, b = m.span()
-            if any(not (b <= x or a >= y) for x, y in taken):
-                continue
-            taken.append((a, b))
-            found.append((team, (a, b)))
-    found.sort(key=lambda x: x[1])
-    seen: set[str] = set()
-    unique = []
-    for t, span in found:
-        if t.name not in seen:
-            seen.add(t.name)
-            unique.append((t, span))
-    return unique
-
-
-def _find_venue(text: str) -> tuple[Venue | None, tuple[int, int] | None]:
-    candidates: list[tuple[int, str, tuple[int, int]]] = []
-    for abbr, (full, aliases) in CONFERENCES.items():
-        for alias in (full, *aliases):
-            for m in re.finditer(rf"(?<!\w){re.escape(alias)}(?!\w)", text, re.I):
-                candidates.append((len(alias), abbr, m.span()))
-        for m in re.finditer(rf"(?<![\w-]){re.escape(abbr)}(?![\w])", text, re.I):
-            candidates.append((len(abbr), abbr, m.span()))
-    if not candidates:
-        return None, None
-    _, abbr, span = max(candidates, key=lambda c: c[0])
-    return Venue(abbr=abbr, name=CONFERENCES[abbr][0]), span
-
-
-_TICKER = re.compile(r"(?<![\w&])\$?([A-Z]{1,5}(?:[.\-][A-Z]{1,2})?)(?:'s|’s)?(?![\w&])")
-
-
-def _find_tickers(text: str, blocked: list[tuple[int, int]]) -> list[str]:
-    found: list[tuple[str, int, bool]] = []
-    for m in _TICKER.finditer(text):
-        if any(not (m.end() <= x or m.start() >= y) for x, y in blocked):
-            continue
-        sym = m.group(1)
-        dollar = text[m.start()] == "$"
-        if sym in NOT_TICKERS and not dollar:
-            continue
-        found.append((sym, m.start(), dollar))
-    multi = [f for f in found if len(f[0]) > 1 or f[2]]
-    tickers = []
-    for sym, pos, dollar in found:
-        if len(sym) == 1 and not dollar:
-            # A single letter counts only inside a list of other tickers ("UNH and V").
-            before = text[:pos]
-            if not (multi and re.search(r"(?:,|\band)\s*$", before)):
-                continue
-        tickers.append(sym.replace(".", "-"))
-    low = text.lower()
-    for name, sym in COMPANIES.items():
-        if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", low):
-            tickers.append(sym)
-    return list(dict.fromkeys(tickers))
-
-
-def _find_players(text: str, blocked: list[tuple[int, int]]) -> list[str]:
-    names = []
-    for m in _NAME_SEQ.finditer(text):
-        a, b = m.span()
-        if any(not (b <= x or a >= y) for x, y in blocked):
-            # Trim the sequence at the first blocked span (e.g. "Curry Golden State Warriors").
-            continue
-        words = re.sub(r"(?:'s|’s)$", "", m.group(1)).split()
-        while words and (words[0].lower() in _LEADING_NOISE or words[0].isupper()):
-            words.pop(0)
-        while words and (words[-1].lower() in _LEADING_NOISE or words[-1].isupper()):
-            words.pop()
-        if len(words) >= 2 and not any(w.lower().rstrip(".") in _MONTH_NAMES for w in words):
-            names.append(" ".join(words))
-    return list(dict.fromkeys(names))
-
-
-# ---------------------------------------------------------------- the parser
-
-_KW = {
-    "paper": r"\b(?:papers?|accepted|proceedings|publications?|articles?|conference|venue)\b",
-    "stock": r"\b(?:stocks?|shares?|share prices?|equit(?:y|ies)|tickers?|ohlcv?|trading days?|daily prices?|"
-    r"closing prices?|prices?|quotes?|market data|s&p\s*500|sp500|s&p)\b",
-    "nba": r"\b(?:nba|basketball)\b",
-    "mlb": r"\b(?:mlb|baseball|major league)\b",
-    "sport": r"\b(?:stats|statistics|season|seasons|regular[- ]season|box scores?|numbers)\b",
-    "player": r"\b(?:players?|career)\b",
-    "team": r"\b(?:teams?|franchises?|club)\b",
-    "hitting": r"\b(?:hitting|batting|hitters?|batters?|offen[cs]e|offensive)\b",
-    "pitching": r"\b(?:pitching|pitchers?|bullpen|staff era)\b",
-}
-_SP500 = re.compile(
-    r"\b(?:all|every|each|entire|whole)\b[^.]*?\bs&p\s*500\b|\bs&p\s*500\s+(?:companies|constituents|stocks|members|tickers)\b",
-    re.I,
-)
-_ALL_TEAMS = re.compile(
-    r"\b(?:all|every|each)\s+(?:(?:nba|mlb|the)\s+)*teams?\b|\bleague[- ]wide\b|\bteam statistics of\b", re.I
-)
 _ALL_HISTORY = re.compile(
     r"\ball[- ]time\b|\b(?:entire|whole|full|complete)\s+(?:history|career)\b|\bever\b|\bevery season\b|\ball seasons\b|\bcareer\b",
     re.I,
 )
+_UNIT = r"(day|week|month|year|season|quarter)s?"
+_NUM = r"(\d{1,3}|" + "|".join(w for w in NUMBER_WORDS if len(w) > 2) + ")"
 
 
-def _has(key: str, text: str) -> bool:
-    return re.search(_KW[key], text, re.I) is not None
+def _n(word: str) -> int:
+    return int(word) if word.isdigit() else NUMBER_WORDS[word]
 
 
-def _business_days(start: date, end: date) -> int:
-    days = (end - start).days + 1
-    weeks, rest = divmod(days, 7)
-    count = weeks * 5
-    for i in range(rest):
-        if (start + timedelta(days=weeks * 7 + i)).weekday() < 5:
-            count += 1
-    return count
+def _minus_months(d: date, n: int) -> date:
+    y, m = divmod(d.year * 12 + d.month - 1 - n, 12)
+    return date(y, m + 1, min(d.day, calendar.monthrange(y, m + 1)[1]))
 
 
-def parse_instruction(
-    text: str, *, fields: list[str] | None = None, today: date | None = None
-) -> ParsedInstruction:
-    """Parse one instruction. ``fields`` overrides the entity's default target schema; ``today``
-    anchors open ranges such as "since 2019"."""
-    today = today or date.today()
-    raw = unicodedata.normalize("NFC", text or "")
-    t = re.sub(r"\s+", " ", raw.replace("–", "-").replace("—", "-").replace("‐", "-")).strip()
-    res = ParsedInstruction(text=raw)
-    if not t:
-        res.missing.append("the instruction is empty")
-        return res
+def _relative_time(lo: str, today: date) -> TimeScope | None:
+    """Phrases anchored on today: "last 30 days", "the past three years", "year to date", "yesterday"."""
 
-    # 1. Named things, longest and most specific first.
-    mentions = _find_dates(t)
-    date_spans = [m.span for m in mentions]
-    venue, venue_span = _find_venue(t)
-    nba_ctx, mlb_ctx = _has("nba", t), _has("mlb", t)
-    nba_teams = _find_teams(t, _NBA_PATS, allow_abbr=nba_ctx and not mlb_ctx)
-    mlb_teams = _find_teams(t, _MLB_PATS, allow_abbr=mlb_ctx and not nba_ctx)
-    if nba_ctx and not mlb_ctx:
-        mlb_teams = [x for x in mlb_teams if x[1] not in [s for _, s in nba_teams]]
-    team_spans = [s for _, s in nba_teams + mlb_teams]
-
-    # 2. Entity.
-    entity: Entity = "unknown"
-    stockish = _has("stock", t)
-    if venue is not None or (_has("paper", t) and not stockish and not (nba_ctx or mlb_ctx)):
-        entity = "paper"
-    elif stockish and not (nba_ctx or mlb_ctx or nba_teams or mlb_teams):
-        entity = "stock"
-    elif mlb_ctx or (mlb_teams and not nba_teams and not nba_ctx):
-        hit, pit = _has("hitting", t), _has("pitching", t)
-        if hit and not pit:
-            entity = "mlb_hitting"
-        elif pit and not hit:
-            entity = "mlb_pitching"
-        else:
-            res.domain = "sport"
-            res.missing.append(
-                "the MLB request does not say whether hitting or pitching statistics are wanted"
-                if not (hit and pit)
-                else "the MLB request asks for both hitting and pitching; make it two requests"
-            )
-    else:
-        blocked = date_spans + team_spans + ([venue_span] if venue_span else [])
-        players = _find_players(t, blocked)
-        if nba_ctx or nba_teams or (players and _has("sport", t)):
-            if (players and (_has("player", t) or not nba_teams)) or (_has("player", t) and not nba_teams):
-                entity = "nba_player"
-                res.players = players
-            else:
-                entity = "nba_team"
-        elif _find_tickers(t, date_spans) and _has("sport", t) is False:
-            entity = "stock"
-    res.entity = entity
-    if entity != "unknown":
-        res.domain = _DOMAIN[entity]
-
-    # 3. Time scope.
-    _resolve_time(t, mentions, res, today)
-
-    # 4. Entity-specific scope.
-    if entity == "paper":
-        res.venue = venue
-        for pat, label in TRACKS:
-            if re.search(pat, t, re.I):
-                res.track = label
-                break
-        if venue is None:
-            res.missing.append("no conference named (e.g. NeurIPS, ACL, CVPR)")
-        if not res.years and not _time_error(res):
-            res.missing.append("no year or year range for the papers")
-    elif entity == "stock":
-        res.all_sp500 = bool(_SP500.search(t))
-        if not res.all_sp500:
-            res.tickers = _find_tickers(t, date_spans)
-        if not res.tickers and not res.all_sp500:
-            res.missing.append("no stock ticker or company named (or 'all S&P 500 companies')")
-        if res.start_date is None and not res.dates and not _time_error(res):
-            res.missing.append("no year or date range for the stock request")
-        if res.end_date is not None and res.end_date > today:
-            res.end_date = today
-            res.assumptions.append(f"prices cannot be collected after today ({today.isoformat()})")
-    elif entity in ("nba_team", "mlb_hitting", "mlb_pitching"):
-        chosen = nba_teams if entity == "nba_team" else mlb_teams
-        res.teams = [TeamRef(league=f.league, name=f.name, abbr=f.abbr) for f, _ in chosen]
-        res.all_teams = not res.teams and (bool(_ALL_TEAMS.search(t)) or len(res.years) == 1)
-        league = "NBA" if entity == "nba_team" else "MLB"
-        if not res.teams and not res.all_teams:
-            res.missing.append(f"no {league} team named (or 'all teams')")
-        if not res.years and not res.all_history and not _time_error(res):
-            res.missing.append(f"no season, year range or 'up to' year for the {league} request")
-    elif entity == "nba_player":
-        if not res.players:
-            res.missing.append("no NBA player named")
-        if not res.years and not res.all_history and not _time_error(res):
-            res.missing.append("no season, year range or 'up to' year for the NBA player request")
-    elif not res.missing:
-        res.missing.append(
-            "cannot tell what records are wanted: papers of a conference, stock prices, "
-            "NBA team or player statistics, or MLB hitting or pitching statistics"
+    def ts(start: date, end: date, phrase: str) -> TimeScope:
+        return TimeScope(
+            kind="relative",
+            phrase=phrase,
+            start_date=start,
+            end_date=end,
+            start_year=start.year,
+            end_year=end.year,
+            years=list(range(start.year, end.year + 1)),
         )
 
-    # 5. Fields, template, expected size.
-    if fields:
-        res.fields, res.fields_source = list(fields), "user"
-    else:
-        res.fields = list(DEFAULT_FIELDS[entity])
-        if entity == "stock" and (res.all_sp500 or len(res.tickers) > 1):
-            res.fields.insert(0, "Ticker")
-    res.template = _template(res)
-    res.expected_size = _expected_size(res)
-    return res
+    if m := re.search(rf"\b(?:last|past|previous|recent)\s+{_NUM}\s+{_UNIT}\b", lo):
+        n, unit = _n(m.group(1)), m.group(2)
+        if unit in ("year", "season"):
+            y0 = today.year - n + 1
+            return TimeScope(
+                kind="relative",
+                phrase=m.group(0),
+                start_year=y0,
+                end_year=today.year,
+                years=list(range(y0, today.year + 1)),
+            )
+        if unit == "day":
+            return ts(today - timedelta(days=n - 1), today, m.group(0))
+        if unit == "week":
+            return ts(today - timedelta(days=7 * n - 1), today, m.group(0))
+        return ts(
+            _minus_months(today, n * (3 if unit == "quarter" else 1)) + timedelta(days=1), today, m.group(0)
+        )
+    if m := re.search(r"\b(?:year[- ]to[- ]date|ytd|so far this year)\b", lo):
+        return ts(date(today.year, 1, 1), today, m.group(0))
+    if m := re.search(r"\b(?:the\s+)?(?:last|past)\s+(day|week|month|year)\b", lo):
+        unit = m.group(1)
+        if unit == "year":
+            return ts(_minus_months(today, 12) + timedelta(days=1), today, m.group(0))
+        if unit == "month":
+            return ts(_minus_months(today, 1) + timedelta(days=1), today, m.group(0))
+        return ts(today - timedelta(days=6 if unit == "week" else 0), today, m.group(0))
+    if m := re.search(r"\bthis\s+(year|month|week)\b", lo):
+        unit = m.group(1)
+        start = (
+            date(today.year, 1, 1)
+            if unit == "year"
+            else date(today.year, today.month, 1)
+            if unit == "month"
+            else today - timedelta(days=today.weekday())
+        )
+        return ts(start, today, m.group(0))
+    if m := re.search(r"\blast year\b", lo):
+        y = today.year - 1
+        return ts(date(y, 1, 1), date(y, 12, 31), m.group(0))
+    if m := re.search(r"\byesterday\b", lo):
+        d = today - timedelta(days=1)
+        return ts(d, d, m.group(0))
+    if m := re.search(r"\btoday(?:'s)?\b", lo):
+        return ts(today, today, m.group(0))
+    return None
 
 
-def _resolve_time(t: str, mentions: list[_Mention], res: ParsedInstruction, today: date) -> None:
+def _resolve_time(t: str, mentions: list[_Mention], today: date, req: Request) -> TimeScope | None:
     """Turn date mentions and their connecting words into years / a date range / single dates."""
+    ts = TimeScope()
     if any(m.ambiguous for m in mentions):
-        res.assumptions.append(
+        req.assumptions.append(
             "numeric dates like 03/04/2024 read month-first (US); write ISO dates to be sure"
         )
     lo = t.lower()
@@ -554,20 +268,33 @@ def _resolve_time(t: str, mentions: list[_Mention], res: ParsedInstruction, toda
             break
     if pair:
         a, b = pair
+        ts.phrase = t[a.span[0] : b.span[1]]
         if a.kind in ("year", "season") and b.kind in ("year", "season"):
-            res.start_year, res.end_year = a.start.year, b.start.year
+            ts.start_year, ts.end_year = a.start.year, b.start.year
         else:
-            res.start_date, res.end_date = a.start, b.end
-            res.start_year, res.end_year = a.start.year, b.end.year
+            ts.start_date, ts.end_date = a.start, b.end
+            ts.start_year, ts.end_year = a.start.year, b.end.year
     elif m := re.search(
         rf"\b(?:since|after|starting(?: in| from)?)\s+({_YEAR})\b(?!\s*(?:-|to|through|until))", lo
     ):
-        res.start_year, res.end_year = int(m.group(1)), today.year
-        res.assumptions.append(f"open range ends at the current year, {today.year}")
-    elif m := re.search(r"\b(?:last|past)\s+(\d{1,2}|two|three|four|five|ten)\s+(?:years|seasons)\b", lo):
-        n = {"two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}.get(m.group(1)) or int(m.group(1))
-        res.start_year, res.end_year = today.year - n + 1, today.year
-        res.assumptions.append(f"'last {n} years' means {res.start_year}-{res.end_year}")
+        ts.kind, ts.phrase = "relative", m.group(0)
+        ts.start_year, ts.end_year = int(m.group(1)), today.year
+        req.assumptions.append(f"open range ends at the current year, {today.year}")
+    elif (
+        (m := re.search(r"\b(?:since|starting(?: on| from)?|from)\s+", lo))
+        and mentions
+        and len(mentions) == 1
+        and mentions[0].kind in ("day", "period")
+        and mentions[0].span[0] == m.end()
+    ):
+        d0 = mentions[0].start
+        ts.kind, ts.phrase = "relative", t[m.start() : mentions[0].span[1]]
+        ts.start_date, ts.end_date = d0, today
+        ts.start_year, ts.end_year = d0.year, today.year
+    elif rel := _relative_time(lo, today):
+        if not mentions:
+            return rel
+        ts = rel
     elif (
         mentions
         and (
@@ -577,101 +304,659 @@ def _resolve_time(t: str, mentions: list[_Mention], res: ParsedInstruction, toda
         )
         and len(mentions) == 1
     ):
-        res.end_year = int(m.group(1))
-        res.all_history = True
+        ts.phrase = m.group(0)
+        ts.end_year = int(m.group(1))
+        ts.all_history = True
     else:
         days = [x for x in mentions if x.kind == "day"]
         periods = [x for x in mentions if x.kind == "period"]
         years = [x for x in mentions if x.kind in ("year", "season")]
         if periods:
-            res.start_date, res.end_date = periods[0].start, periods[0].end
-            res.start_year = res.end_year = periods[0].start.year
+            ts.start_date, ts.end_date = periods[0].start, periods[0].end
+            ts.start_year = ts.end_year = periods[0].start.year
+            ts.phrase = t[periods[0].span[0] : periods[0].span[1]]
         elif days:
-            res.dates = [d.start for d in days]
-            res.start_date, res.end_date = min(res.dates), max(res.dates)
-            res.start_year, res.end_year = res.start_date.year, res.end_date.year
+            ts.dates = [d.start for d in days]
+            ts.start_date, ts.end_date = min(ts.dates), max(ts.dates)
+            ts.start_year, ts.end_year = ts.start_date.year, ts.end_date.year
+            ts.phrase = ", ".join(t[d.span[0] : d.span[1]] for d in days)
         elif years:
             ys = sorted({y.start.year for y in years})
-            res.years = ys
-            res.start_year, res.end_year = ys[0], ys[-1]
+            ts.years = ys
+            ts.start_year, ts.end_year = ys[0], ys[-1]
+            ts.phrase = ", ".join(t[y.span[0] : y.span[1]] for y in years)
             if len(ys) > 1 and ys != list(range(ys[0], ys[-1] + 1)):
-                return
-    if _ALL_HISTORY.search(t) and res.start_year is None:
-        res.all_history = True
-    if res.start_year is not None and res.end_year is not None and not res.years:
-        if res.end_year < res.start_year:
-            res.missing.append(f"the range ends ({res.end_year}) before it starts ({res.start_year})")
-            return
-        res.years = list(range(res.start_year, res.end_year + 1))
-    if res.years and res.start_date is None and res.entity == "stock":
-        res.start_date, res.end_date = date(res.years[0], 1, 1), date(res.years[-1], 12, 31)
-
-
-def _time_error(r: ParsedInstruction) -> bool:
-    return any(m.startswith("the range ends") for m in r.missing)
-
-
-def _template(r: ParsedInstruction) -> str | None:
-    if r.missing:
+                return ts
+    if _ALL_HISTORY.search(t) and ts.start_year is None:
+        ts.all_history = True
+        ts.phrase = ts.phrase or _ALL_HISTORY.search(t).group(0)
+    if ts.start_year is not None and ts.end_year is not None and not ts.years:
+        if ts.end_year < ts.start_year:
+            req.unresolved.append(
+                f"the range ends ({ts.end_year}) before it starts ({ts.start_year}): which range did you mean?"
+            )
+            return ts
+        ts.years = list(range(ts.start_year, ts.end_year + 1))
+    if ts.start_year is None and ts.end_year is None and not ts.all_history and not ts.dates:
         return None
-    if r.entity == "paper":
-        if r.track:
-            return "T2"
-        return "T1" if len(r.years) == 1 else "T3"
-    if r.entity == "stock":
-        if r.dates and r.start_date == r.end_date:
-            return "T6" if len(r.tickers) > 1 or r.all_sp500 else "T5"
+    return ts
+
+
+# ---------------------------------------------------------------- sources
+
+_URL = re.compile(r"\bhttps?://[^\s<>\"')\]]+", re.I)
+_DOMAIN = re.compile(
+    r"(?<![@\w.-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:com|org|net|edu|gov|io|co|uk|de|fr|es|it|nl|ch|"
+    r"info|biz|ai|dev|app|us|ca|au|jp|eu|int|mil|tv|me|ly|gg)(?:/[^\s,;)]*)?)(?![\w-])",
+    re.I,
+)
+_SITE_NAME = re.compile(
+    r"\b(?:on|from|at|of|off)\s+((?:[A-Z][\w&'’.-]*\s+){0,3}?[A-Z][\w&'’.-]*)(?:'s)?\s+(?:web\s?site|site|page|portal|"
+    r"api|feed|open data portal|data portal)\b"
+)
+
+
+def _find_sources(t: str) -> tuple[list[str], str]:
+    """URLs, bare domains and named sites ("on the Wikipedia page"); returns them and the text with
+    each replaced by "the site" (so a URL's digits are not read as years)."""
+    found: list[str] = []
+
+    def url(m: re.Match[str]) -> str:
+        found.append(m.group(0).rstrip(".,;:!?"))
+        tail = m.group(0)[len(m.group(0).rstrip(".,;:!?")) :]
+        return "the site" + tail
+
+    t = _URL.sub(url, t)
+
+    def dom(m: re.Match[str]) -> str:
+        found.append(m.group(1).rstrip(".,;:!?"))
+        return "the site"
+
+    t = _DOMAIN.sub(dom, t)
+    for m in _SITE_NAME.finditer(t):
+        name = m.group(1).strip()
+        if name.lower() not in ("the", "this", "that", "our", "their", "its"):
+            found.append(name)
+    return list(dict.fromkeys(found)), t
+
+
+# ---------------------------------------------------------------- entity, fields, filters
+
+_WORDS = re.compile(r"[A-Za-zÀ-ÿ0-9][\w'’&.\-]*|[,;:()]")
+_LIST_SPLIT = re.compile(
+    r"\s*(?:,\s*(?:and|&|or|plus)\s+|,|;|\s+and\s+|\s+&\s+|\s+as well as\s+|\s+plus\s+|/)\s*", re.I
+)
+_DET = re.compile(
+    r"^(?:the|their|its|his|her|each|every|all|a|an|any|of|also|both|respective|corresponding)\s+", re.I
+)
+_FIELD_TRIGGER = re.compile(
+    r"\b(?:with|including|include|includes|showing|containing|incl\.|along with|giving|capturing|recording|"
+    r"having|listing|reporting|keeping|noting|plus)\s+",
+    re.I,
+)
+_FIELD_HEADER = re.compile(
+    r"\b(?:fields?|columns?|attributes?|properties)\s*(?::|=|\bare\b|\bnamed\b)?\s+", re.I
+)
+_CLAUSE_END = re.compile(
+    r"\s+(?:from|on|at|in|for|since|between|during|where|that|which|who|listed|posted|published|shown|"
+    r"available|each|every|per|across|within|via|into|to|by|over|under|above|below|"
+    r"whenever|then|so|if|as a|as an|and (?:save|store|load|put|write|export|land|run|refresh|update)|"
+    r"(?:every|each)\s+(?:day|week|month|hour|weekday|morning|night))\b|[.;:!?()]|$",
+    re.I,
+)
+_CMP = (
+    r"(?P<op>under|below|less than|fewer than|lower than|cheaper than|at most|no more than|up to|"
+    r"over|above|more than|greater than|higher than|at least|no less than|exceeding|>=|<=|≥|≤|>|<|=)"
+)
+_NUMV = r"(?P<val>[$€£]?\s?\d[\d,]*(?:\.\d+)?\s?(?:k|m|%|percent)?)(?![\w.])"
+_OPS = {
+    "under": "le",
+    "below": "le",
+    "less than": "le",
+    "fewer than": "le",
+    "lower than": "le",
+    "cheaper than": "le",
+    "at most": "le",
+    "no more than": "le",
+    "up to": "le",
+    "<=": "le",
+    "≤": "le",
+    "<": "le",
+    "over": "ge",
+    "above": "ge",
+    "more than": "ge",
+    "greater than": "ge",
+    "higher than": "ge",
+    "at least": "ge",
+    "no less than": "ge",
+    "exceeding": "ge",
+    ">=": "ge",
+    "≥": "ge",
+    ">": "ge",
+    "=": "eq",
+}
+_UNIT_WORDS = frozenset("dollars dollar euros euro usd eur gbp pounds percent stars star".split())
+
+
+def normalize_name(name: str) -> str:
+    """A field's normalised name: lower snake case of its singular words ("Phone numbers" → phone_number)."""
+    words = re.findall(r"[a-z0-9]+", name.lower().replace("'s", ""))
+    return "_".join(singular(w) for w in words)
+
+
+def _number(v: str) -> float | int:
+    s = v.strip().lstrip("$€£").strip().replace(",", "")
+    mult = 1
+    if s.endswith(("k", "K")):
+        s, mult = s[:-1], 1000
+    elif s.endswith(("m", "M")):
+        s, mult = s[:-1], 1_000_000
+    s = s.replace("%", "").replace("percent", "").strip()
+    x = float(s) * mult
+    return int(x) if x.is_integer() else x
+
+
+def _clean_item(item: str) -> str:
+    item = item.strip(" .,'\"")
+    for _ in range(3):
+        item = _DET.sub("", item)
+    return item.strip(" .,'\"")
+
+
+def _split_list(text: str) -> list[str]:
+    return [x for x in (_clean_item(p) for p in _LIST_SPLIT.split(text)) if x]
+
+
+def _comparison(item: str) -> Filter | None:
+    """A filter written as a field item: "price under $20", "rating above 4", "more than 100 reviews"."""
+    m = re.search(rf"(?:^|\s){_CMP}\s+{_NUMV}(?:\s+(?P<noun>[a-z]+))?", item, re.I)
+    if not m:
+        return None
+    head = item[: m.start()].strip().lower().split()
+    head = [w for w in head if w not in ("with", "a", "an", "the", "of", "is", "are", "and", "that", "whose")]
+    noun = (m.group("noun") or "").lower()
+    if head:
+        field = VERB_FIELDS.get(head[-1], head[-1])
+        if len(head) >= 2 and head[-1] not in VERB_FIELDS and head[-2] not in BOUNDARY_WORDS:
+            field = f"{head[-2]} {head[-1]}"
+    elif noun and noun not in _UNIT_WORDS:
+        field = noun
+    else:
+        return None
+    return Filter(field=normalize_name(field), op=_OPS[m.group("op").lower()], value=_number(m.group("val")))
+
+
+def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter], list[tuple[int, int]]]:
+    """Generic predicates: comparisons, ranges, "the X category", "where F is V", "in <Place>"."""
+    out: list[Filter] = []
+    spans: list[tuple[int, int]] = []
+
+    def free(a: int, b: int) -> bool:
+        return all(b <= x or a >= y for x, y in blocked + spans)
+
+    for m in re.finditer(
+        rf"\b(?:(?P<verb>priced|costing|rated|paying|earning|weighing|aged|scoring)|(?P<field>[a-z]+))\s+"
+        rf"between\s+{_NUMV.replace('val', 'a')}\s+and\s+{_NUMV.replace('val', 'b')}",
+        t,
+        re.I,
+    ):
+        if free(*m.span()):
+            f = VERB_FIELDS.get((m.group("verb") or "").lower()) or m.group("field").lower()
+            out.append(
+                Filter(
+                    field=normalize_name(f), op="range", value=[_number(m.group("a")), _number(m.group("b"))]
+                )
+            )
+            spans.append(m.span())
+    for m in re.finditer(
+        rf"(?:(?P<verb>priced|costing|costs?|rated|paying|earning|weighing|aged|scoring|cheaper|older|younger|taller)\s+|"
+        rf"\b(?P<field>[a-z]+(?:\s+[a-z]+)?)\s+(?:(?:is|are|of)\s+)?)?{_CMP}\s+{_NUMV}(?:\s+(?P<noun>[a-z]+))?",
+        t,
+        re.I,
+    ):
+        if not free(*m.span()):
+            continue
+        verb = (m.group("verb") or "").lower()
+        field = VERB_FIELDS.get(verb, "")
+        words = (m.group("field") or "").lower().split()
+        words = [
+            w for w in words if w not in BOUNDARY_WORDS and w not in LEAD_MODIFIERS and w not in ("is", "are")
+        ]
+        noun = (m.group("noun") or "").lower()
+        if not field:
+            if (
+                noun
+                and noun not in _UNIT_WORDS
+                and noun not in BOUNDARY_WORDS
+                and (not words or noun not in words)
+            ):
+                field = noun if not words or words[-1] in ("with", "having") else " ".join(words)
+                if words and noun:
+                    field = noun
+            elif words:
+                field = " ".join(words)
+        if not field:
+            continue
+        val = m.group("val")
+        if re.fullmatch(r"(?:19|20)\d\d", val.strip()) and not m.group("field"):
+            continue
+        out.append(Filter(field=normalize_name(field), op=_OPS[m.group("op").lower()], value=_number(val)))
+        spans.append(m.span())
+    for m in re.finditer(
+        r"\b(?:where|whose|with)\s+(?:the\s+)?(?P<field>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|equals|=|being)\s+"
+        r"(?P<val>\"[^\"]+\"|'[^']+'|[A-Z][\w.\-]*(?:\s+[A-Z][\w.\-]*)*|[\w.\-]+)",
+        t,
+    ):
+        if free(*m.span()):
+            out.append(
+                Filter(field=normalize_name(m.group("field")), op="eq", value=m.group("val").strip("\"'"))
+            )
+            spans.append(m.span())
+    nouns = "|".join(sorted(ATTRIBUTE_NOUNS))
+    for m in re.finditer(
+        rf"\b(?:in|from|under|of|for)\s+(?:the\s+)?(?P<val>\"[^\"]+\"|'[^']+'|(?:[A-Z][\w&'’.\-]*\s+)*?[A-Z][\w&'’.\-]*)\s+(?P<field>{nouns})\b",
+        t,
+    ):
+        if free(*m.span()):
+            out.append(Filter(field=m.group("field").lower(), op="eq", value=m.group("val").strip("\"'")))
+            spans.append(m.span())
+    for m in re.finditer(
+        rf"\b(?P<field>{nouns})\s+(?:called|named|of)?\s*(?P<val>\"[^\"]+\"|'[^']+')",
+        t,
+    ):
+        if free(*m.span()):
+            out.append(Filter(field=m.group("field").lower(), op="eq", value=m.group("val").strip("\"'")))
+            spans.append(m.span())
+    for m in re.finditer(
+        r"\b(?:in|near|around|across|throughout)\s+(?P<val>(?:the\s+)?[A-Z][\w.'’\-]*(?:\s+(?:[A-Z][\w.'’\-]*|of|de|del|am|upon))*)",
+        t,
+    ):
+        val = re.sub(r"^the\s+", "", m.group("val"))
+        val = re.sub(r"\s+(?:of|de|del|am|upon)$", "", val)
+        first = val.split()[0].lower().rstrip(".")
+        if not free(*m.span()) or first in _MONTHS or first in ("english", "the", "q1", "q2", "q3", "q4"):
+            continue
+        out.append(Filter(field="location", op="eq", value=val))
+        spans.append(m.span())
+    return out, spans
+
+
+_MONTHS = (
+    {m.lower() for m in calendar.month_name if m} | {m.lower() for m in calendar.month_abbr if m} | {"sept"}
+)
+
+
+def _phrase_after(t: str, start: int) -> str:
+    m = _CLAUSE_END.search(t, start)
+    return t[start : m.start() if m else len(t)]
+
+
+def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], list[Filter], bool, int | None]:
+    """Field words the sentence asks for, comparisons written among them, "all columns", and where
+    the field list started (so the entity phrase stops there)."""
+    if ALL_FIELDS.search(t):
+        m = ALL_FIELDS.search(t)
+        return [], [], True, m.start()
+    items: list[str] = []
+    filters: list[Filter] = []
+    first: int | None = None
+    for rx in (_FIELD_HEADER, _FIELD_TRIGGER):
+        for m in rx.finditer(t):
+            if any(not (m.end() <= x or m.start() >= y) for x, y in blocked):
+                continue
+            chunk = _phrase_after(t, m.end())
+            if not chunk.strip():
+                continue
+            for it in _split_list(chunk):
+                f = _comparison(it)
+                if f:
+                    filters.append(f)
+                elif len(it.split()) <= 4 and not re.search(r"\d{4}", it):
+                    items.append(it)
+            first = m.start() if first is None else min(first, m.start())
+        if items:
+            break
+    return list(dict.fromkeys(items)), filters, False, first
+
+
+_LEAD = re.compile(
+    r"^(?:(?:please|kindly|hey|hi|ok|so|now)[,\s]+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
+    r"(?:(?:i|we)\s+(?:would like|'d like|need|want|wish|am looking for|are looking for)\s+(?:to\s+(?:have|get|see|collect|scrape|download|build|compile|gather|track|monitor|pull|fetch|extract)\s+)?)?",
+    re.I,
+)
+
+
+def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | None, list[str]]:
+    """The entity noun phrase (singular) and any field words written before it ("names and prices of
+    all products" → product, [name, price])."""
+    s = _LEAD.sub("", t.strip())
+    toks = [m for m in _WORDS.finditer(s)]
+    i = 0
+    # Skip request verbs, pronouns and quantifiers.
+    while i < len(toks) and (
+        toks[i].group(0).lower() in REQUEST_VERBS
+        or toks[i].group(0).lower() in LEAD_MODIFIERS
+        or toks[i].group(0).lower() in ("me", "us", "up", "out", "down", "together", "off", "through")
+        or re.fullmatch(r"\d+|top|first|latest|newest|most|recent|last|up-to-date", toks[i].group(0).lower())
+    ):
+        i += 1
+    words: list[str] = []
+    start = toks[i].start() if i < len(toks) else len(s)
+    for tok in toks[i:]:
+        w = tok.group(0)
+        lw = w.lower()
+        if lw in BOUNDARY_WORDS or lw in (",", ";", ":", "(", ")") or re.fullmatch(r"(?:19|20)\d\d.*", lw):
+            break
+        if field_start is not None and tok.start() >= field_start - (len(t) - len(s)):
+            break
+        words.append(w)
+    lead_fields: list[str] = []
+    rest = s[start:]
+    # "the names and prices of all products", "name, team and height of every player"
+    m = re.match(
+        r"(?:the\s+|their\s+)?(?P<fields>[\w'’ ,&/-]+?)\s+(?:of|for)\s+(?:(?:all|every|each|the|any|these|those)\s+)+(?P<rest>.+)",
+        rest,
+        re.I,
+    )
+    if m:
+        cand = _split_list(m.group("fields"))
         if (
-            r.start_date
-            and r.end_date
-            and (r.start_date.month, r.start_date.day, r.end_date.month, r.end_date.day)
-            == (
-                1,
-                1,
-                12,
-                31,
-            )
-            and r.start_date.year == r.end_date.year
+            cand
+            and (len(cand) > 1 or singular(cand[0].split()[-1].lower()) in FIELD_WORDS)
+            and not any(c.lower() in CONTAINER_NOUNS for c in cand)
         ):
-            return "T4"
-        return "T5"
-    if r.entity == "nba_team":
-        if r.all_teams:
-            return "T9"
-        return "T7" if r.all_history else "T8"
-    if r.entity == "nba_player":
-        if len(r.players) > 1:
-            return "T12"
-        return "T10" if r.all_history else "T11"
-    if r.entity in ("mlb_hitting", "mlb_pitching"):
-        base = 13 if r.entity == "mlb_hitting" else 16
-        if r.all_teams:
-            return f"T{base + 2}"
-        return f"T{base}" if r.all_history else f"T{base + 1}"
-    return None
+            lead_fields = cand
+            sub, _ = _entity(m.group("rest"), None, True)
+            return sub, lead_fields
+    # "a list of X", "the table of X", "data on X", "information about X"
+    m = re.match(
+        r"(?:(?:a|an|the|one|complete|full|comprehensive|big|clean|simple|single)\s+)*(?P<c>[a-z]+)\s+(?:of|on|about|for)\s+(?P<rest>.+)",
+        rest,
+        re.I,
+    )
+    if m and (m.group("c").lower() in CONTAINER_NOUNS or m.group("c").lower() in GENERIC_TAILS):
+        return _entity(m.group("rest"), None, True)
+    # "product names and prices" → entity "product", fields name, price
+    if not fields_first:
+        mm = re.match(
+            r"(?P<np>[\w'’ -]+?)\s+(?P<f1>[a-z]+)\s*(?:,|\band\b|&)\s*(?P<more>[\w'’ ,&-]+)", rest, re.I
+        )
+        if (
+            mm
+            and singular(mm.group("f1").lower()) in FIELD_WORDS
+            and not any(w.lower() in BOUNDARY_WORDS for w in mm.group("np").split())
+        ):
+            np_words = mm.group("np").split()
+            tail = _phrase_after(mm.group("more"), 0)
+            more = _split_list(tail)
+            if (
+                more
+                and all(len(x.split()) <= 3 for x in more)
+                and not any(w.lower() in LEAD_MODIFIERS for w in np_words[:1])
+            ):
+                head = [w for w in np_words if w.lower() not in LEAD_MODIFIERS]
+                if head and all(w.lower() not in REQUEST_VERBS for w in head):
+                    return _noun(head), [mm.group("f1")] + more
+    return _noun(words), lead_fields
 
 
-def _expected_size(r: ParsedInstruction) -> ExpectedSize | None:
-    if r.missing:
+def _noun(words: list[str]) -> str | None:
+    ws = [w for w in words if w.lower() not in LEAD_MODIFIERS and not re.fullmatch(r"\d+", w)]
+    while len(ws) > 1 and ws[-1].lower() in GENERIC_TAILS:
+        ws.pop()
+    while ws and ws[0].lower() in REQUEST_VERBS:
+        ws.pop(0)
+    ws = [w.strip("'’") for w in ws if w.strip("'’")]
+    vague = GENERIC_TAILS | {"stats", "statistics", "stuff", "things", "it", "them", "this", "that"}
+    if not ws or all(w.lower() in vague for w in ws) or ws[-1].lower() in ("stats", "stuff", "things"):
+        return None  # "Collect stats", "Chicago stats": no kind of record named
+    phrase = [w.lower() if not w.isupper() or len(w) == 1 else w for w in ws]
+    phrase[-1] = singular(phrase[-1]) if not ws[-1].isupper() else ws[-1]
+    return " ".join(phrase)
+
+
+# ---------------------------------------------------------------- coverage, cadence
+
+_WEEKDAYS = {d.lower(): i for i, d in enumerate(calendar.day_name)}
+
+
+def _coverage(lo: str) -> str:
+    if m := re.search(r"\btop[- ](\d+|" + "|".join(NUMBER_WORDS) + r")\b", lo):
+        return f"top {_n(m.group(1))}"
+    if re.search(r"\b(?:only (?:the )?first page|first page only|just the first page|the first page)\b", lo):
+        return "first page"
+    if m := re.search(
+        r"\b(?:first|latest|newest|last|most recent)\s+(\d+)\b(?!\s*(?:days?|weeks?|months?|years?|seasons?))",
+        lo,
+    ):
+        return f"first {m.group(1)}" if m.group(0).startswith("first") else f"latest {m.group(1)}"
+    if m := re.search(r"\b(?:a\s+)?(?:random\s+)?sample of (\d+)\b", lo):
+        return f"sample {m.group(1)}"
+    if m := re.search(r"\b(\d+)\s+(?:most recent|latest|newest)\b", lo):
+        return f"latest {m.group(1)}"
+    return "all"
+
+
+_CADENCE = re.compile(
+    r"\b(?:(?:every|each)\s+(?:other\s+)?(?:\d+\s+)?(?:weekday|business day|working day|day|morning|night|evening|"
+    r"hour|minute|week|month|quarter|(?:mon|tues|wednes|thurs|fri|satur|sun)day)s?\b"
+    r"|on the (?:first|1st|last|\d{1,2}(?:st|nd|rd|th)?)(?: day)? of (?:every|each) month\b"
+    r"|(?:once|twice|three times) (?:a|per) (?:day|week|month|hour)\b"
+    r"|(?:daily|nightly|hourly|weekly|monthly|quarterly)\b(?=\s*(?:$|[.,;!]|at\b|after\b|before\b|around\b|"
+    r"from now\b|going forward\b|and\b|on\b|in the\b|until\b)))",
+    re.I,
+)
+
+
+def _cadence(t: str) -> Cadence | None:
+    m = _CADENCE.search(t)
+    if not m:
         return None
-    if r.entity == "stock":
-        n = 503 if r.all_sp500 else len(r.tickers)
-        who = "all ~503 S&P 500 constituents" if r.all_sp500 else f"{n} ticker(s)"
-        if r.dates and r.start_date == r.end_date:
-            return ExpectedSize(rows=n, basis=f"one trading day × {who}, if the market was open")
-        assert r.start_date and r.end_date
-        days = _business_days(r.start_date, r.end_date)
-        return ExpectedSize(rows=days * n, basis=f"{days} weekdays × {who}; exchange holidays not subtracted")
-    if r.entity in ("nba_team", "mlb_hitting", "mlb_pitching"):
-        if r.all_teams:
-            return ExpectedSize(
-                rows=30 * len(r.years), basis="30 teams per modern season (fewer in early eras)"
+    # Exclude scopes that read like cadences: "every season", "each team" are not matched by design;
+    # "each day of 2024" is a scope, not a schedule.
+    if re.match(r"\s+(?:of|in)\s+(?:19|20)\d\d", t[m.end() :]):
+        return None
+    tail = re.match(
+        r"[^.;!?]*?(?=\s+(?:and\s+(?:save|store|land|load|put|write)|into|to a|to the|as csv|as json)\b|[.;!?]|$)",
+        t[m.end() :],
+    )
+    phrase = (t[m.start() : m.end() + (tail.end() if tail else 0)]).strip(" ,")
+    lo = phrase.lower()
+    hh, mm = 0, 0
+    tz = None
+    if tm := re.search(
+        r"\bat\s+(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?(?:\s*(utc|gmt|cet|cest|est|edt|pst|pdt|et|pt))?",
+        lo,
+    ):
+        hh, mm = int(tm.group(1)), int(tm.group(2) or 0)
+        if tm.group(3) and tm.group(3).startswith("p") and hh < 12:
+            hh += 12
+        if tm.group(3) and tm.group(3).startswith("a") and hh == 12:
+            hh = 0
+        tz = (tm.group(4) or "").upper() or None
+    elif re.search(r"\b(?:noon|midday)\b", lo):
+        hh = 12
+    elif re.search(r"\bafter (?:the )?market close\b", lo):
+        hh, mm, tz = 16, 30, "America/New_York"
+    elif re.search(r"\bmidnight\b", lo):
+        hh = 0
+    cron = None
+    if (n := re.search(r"every (\d+) minutes?", lo)) is not None:
+        cron = f"*/{n.group(1)} * * * *"
+    elif (n := re.search(r"every (\d+) hours?", lo)) is not None:
+        cron = f"{mm} */{n.group(1)} * * *"
+    elif re.search(r"\b(?:hourly|every hour|each hour)\b", lo):
+        cron = f"{mm} * * * *"
+    elif re.search(r"\b(?:weekday|business day|working day)s?\b", lo):
+        cron = f"{mm} {hh} * * 1-5"
+    elif (d := re.search(r"\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b", lo)) is not None:
+        idx = [k for k in _WEEKDAYS if k.startswith(d.group(1))][0]
+        cron = f"{mm} {hh} * * {(_WEEKDAYS[idx] + 1) % 7}"
+    elif re.search(r"\b(?:weekly|every week|each week|once a week)\b", lo):
+        cron = f"{mm} {hh} * * 1"
+    elif (d := re.search(r"on the (first|1st|last|\d{1,2})", lo)) is not None and "month" in lo:
+        day = {"first": "1", "1st": "1", "last": "L"}.get(d.group(1), d.group(1))
+        cron = f"{mm} {hh} {day} * *" if day != "L" else None
+    elif re.search(r"\b(?:monthly|every month|each month|once a month)\b", lo):
+        cron = f"{mm} {hh} 1 * *"
+    elif re.search(
+        r"\b(?:daily|nightly|every day|each day|every morning|every night|every evening|once a day)\b", lo
+    ):
+        if "night" in lo and not re.search(r"\bat\b", lo):
+            hh = 2
+        if "morning" in lo and not re.search(r"\bat\b", lo):
+            hh = 6
+        if "evening" in lo and not re.search(r"\bat\b", lo):
+            hh = 18
+        cron = f"{mm} {hh} * * *"
+    elif re.search(r"\btwice a day\b", lo):
+        cron = f"{mm} {hh},{(hh + 12) % 24} * * *"
+    return Cadence(phrase=phrase, cron=cron, timezone=tz)
+
+
+# ---------------------------------------------------------------- the parser
+
+
+def _clean(text: str) -> str:
+    raw = unicodedata.normalize("NFC", text or "")
+    return re.sub(r"\s+", " ", raw.replace("–", "-").replace("—", "-").replace("‐", "-")).strip()
+
+
+def parse_request(
+    text: str,
+    *,
+    fields: list[str] | None = None,
+    schema: list[tuple[str, str | None]] | None = None,
+    today: date | None = None,
+) -> Request:
+    """Read one instruction. ``fields`` (``--fields``) and ``schema`` (``--schema``: names with optional
+    types) win over the sentence; ``today`` anchors relative ranges ("since 2019", "last 30 days")."""
+    today = today or date.today()
+    raw = unicodedata.normalize("NFC", text or "")
+    req = Request(text=raw)
+    t0 = _clean(raw)
+    if not t0:
+        req.unresolved.append("the instruction is empty: what should be collected?")
+        return req
+    sources, t = _find_sources(t0)
+    req.sources = sources
+    mentions = _find_dates(t)
+    ctx = Context(
+        text=t, today=today, mentions=mentions, blocked=[m.span for m in mentions], has_source=bool(sources)
+    )
+
+    req.time_scope = _resolve_time(t, mentions, today, req)
+    req.coverage = _coverage(t.lower())
+    req.cadence = _cadence(t)
+    blocked = [m.span for m in mentions]
+    filters, fspans = _find_filters(t, blocked)
+    said_fields, field_filters, all_fields, field_start = _find_fields(t, blocked)
+    phrase, lead_fields = _entity(t, field_start, False)
+    if lead_fields and not said_fields:
+        said_fields = []
+        for it in lead_fields:
+            f = _comparison(it)
+            if f:
+                field_filters.append(f)
+            else:
+                said_fields.append(it)
+    for f in field_filters:
+        if not any(g.field == f.field and g.op == f.op for g in filters):
+            filters.append(f)
+    req.filters = filters
+    req.all_fields = all_fields
+    if phrase:
+        words = phrase.split()
+        req.entity = EntityName(singular=phrase, plural=" ".join([*words[:-1], _plural(words[-1])]))
+
+    ctx.entity = phrase
+    kind = kind_registry.detect(ctx)
+    if kind is not None:
+        req.kind, req.domain = kind.name, kind.domain
+        req.entity = EntityName(singular=kind.singular, plural=kind.plural)
+        req.filters = [f for f in req.filters if f.field != "location"]
+        kind.refine(req, ctx)
+
+    req.fields = _choose_fields(req, kind, fields, schema, said_fields)
+    if req.entity is None and not req.unresolved:
+        req.unresolved.append(
+            "cannot tell what records are wanted: name the kind of record (e.g. 'every book on "
+            "<url> with title, author and price')"
+        )
+    if not sources and req.is_resolved and kind is None:
+        req.assumptions.append(f"no source named: the web agent searches for {req.entity.plural}")
+    if req.is_resolved:
+        req.expected_size = kind.expected_size(req) if kind is not None else None
+        if req.expected_size is None and (m := re.match(r"(?:top|first|latest|sample) (\d+)$", req.coverage)):
+            req.expected_size = ExpectedSize(
+                rows=int(m.group(1)), basis=f"{req.coverage} requested (at most)"
             )
-        if r.years:
-            n = len(r.years) * len(r.teams)
-            return ExpectedSize(rows=n, basis="one row per team season, if the team existed every season")
-        return None
-    if r.entity == "nba_player" and r.years:
-        n = len(r.years) * len(r.players)
-        return ExpectedSize(rows=n, basis="one row per player season (missed seasons fewer, trades add rows)")
-    return None
+    return req
+
+
+def _plural(word: str) -> str:
+    from prefect_autodata.agents.offline.vocab import plural
+
+    return word if word.isupper() else plural(word)
+
+
+def _choose_fields(
+    req: Request,
+    kind: Any,
+    fields: list[str] | None,
+    schema: list[tuple[str, str | None]] | None,
+    said: list[str],
+) -> list[RequestField]:
+    """``--fields`` > ``--schema`` > the sentence > the kind's defaults (a kind maps the user's words
+    onto its columns where it knows them)."""
+
+    def mk(name: str, origin: str, typ: str | None = None) -> RequestField:
+        col = kind.map_field(name) if kind is not None and origin == "sentence" else None
+        if col is not None:
+            return RequestField(
+                name=col, normalized=normalize_name(col), type=typ or kind.field_types.get(col), origin=origin
+            )
+        if kind is not None and typ is None:
+            typ = kind.field_types.get(name)
+        return RequestField(
+            name=name, normalized=normalize_name(name), type=typ, unit=_unit(name), origin=origin
+        )
+
+    if fields:
+        return [mk(f, "fields") for f in fields]
+    if schema:
+        return [mk(n, "schema", t) for n, t in schema]
+    if said:
+        out: list[RequestField] = []
+        for s in said:
+            f = mk(s, "sentence")
+            if f.normalized and f.normalized not in [g.normalized for g in out]:
+                out.append(f)
+        return out
+    if kind is not None:
+        return [
+            RequestField(
+                name=c, normalized=normalize_name(c), type=kind.field_types.get(c), origin="kind_default"
+            )
+            for c in kind.fields_for(req)
+        ]
+    return []
+
+
+def _unit(name: str) -> str | None:
+    m = re.search(
+        r"\(([^)]+)\)|\bin\s+(usd|eur|gbp|km|m|ft|kg|lbs|meters|feet|metres|percent|%)\b", name, re.I
+    )
+    return (m.group(1) or m.group(2)) if m else None
+
+
+def parse_instruction(text: str, *, fields: list[str] | None = None, today: date | None = None) -> Request:
+    """The parser under its former name (``fields`` = ``--fields``)."""
+    return parse_request(text, fields=fields, today=today)
+
+
+def read_schema(path: str | Path) -> list[tuple[str, str | None]]:
+    """``--schema FILE``: names with optional types (YAML/JSON list or mapping, ``name: type`` lines)."""
+    from prefect_autodata.agents.plan import schema_from_file
+
+    return schema_from_file(path)

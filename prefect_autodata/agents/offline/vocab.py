@@ -1,199 +1,175 @@
-"""General domain vocabulary the offline instruction parser may know (no site, URL or task knowledge).
+"""General English the offline instruction parser reads requests with (no kind, site, URL or task knowledge).
 
-Conference abbreviations and full names, NBA and MLB franchises (city, nickname, abbreviations,
-former names and fan nicknames), a handful of household company names, and words that look like
-tickers but are not.
+Request verbs, determiners, the words that end a noun phrase, container nouns ("a list of ..."), the
+phrases that mean "every column", attribute nouns that name a filter's field ("the Fiction category"),
+words that are usually a field of a record ("name", "price", "date"), and English plurals. Knowledge of
+one kind of record (conferences, franchises, tickers) lives in ``agents/kinds/``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
 
-# abbreviation → (canonical full name, extra aliases matched case-insensitively)
-CONFERENCES: dict[str, tuple[str, tuple[str, ...]]] = {
-    "NeurIPS": (
-        "Conference on Neural Information Processing Systems",
-        ("NIPS", "Neural Information Processing Systems"),
-    ),
-    "ICML": ("International Conference on Machine Learning", ()),
-    "ICLR": ("International Conference on Learning Representations", ()),
-    "NAACL": (
-        "Conference of the North American Chapter of the Association for Computational Linguistics",
-        ("NAACL-HLT", "North American Chapter of the Association for Computational Linguistics"),
-    ),
-    "ACL": (
-        "Annual Meeting of the Association for Computational Linguistics",
-        ("Association for Computational Linguistics",),
-    ),
-    "EMNLP": (
-        "Conference on Empirical Methods in Natural Language Processing",
-        ("Empirical Methods in Natural Language Processing",),
-    ),
-    "EACL": ("Conference of the European Chapter of the Association for Computational Linguistics", ()),
-    "COLING": ("International Conference on Computational Linguistics", ()),
-    "CVPR": (
-        "IEEE/CVF Conference on Computer Vision and Pattern Recognition",
-        ("Computer Vision and Pattern Recognition",),
-    ),
-    "ICCV": (
-        "IEEE/CVF International Conference on Computer Vision",
-        ("International Conference on Computer Vision",),
-    ),
-    "ECCV": ("European Conference on Computer Vision", ()),
-    "AAAI": ("AAAI Conference on Artificial Intelligence", ()),
-    "IJCAI": ("International Joint Conference on Artificial Intelligence", ()),
-    "KDD": ("ACM SIGKDD Conference on Knowledge Discovery and Data Mining", ("SIGKDD",)),
-    "SIGIR": ("ACM SIGIR Conference on Research and Development in Information Retrieval", ()),
-    "AISTATS": ("International Conference on Artificial Intelligence and Statistics", ()),
-    "UAI": ("Conference on Uncertainty in Artificial Intelligence", ()),
-    "COLT": ("Conference on Learning Theory", ()),
-    "WACV": ("IEEE/CVF Winter Conference on Applications of Computer Vision", ()),
-}
-
-# Track phrases (regex, case-insensitive) → the track label used by proceedings.
-TRACKS: list[tuple[str, str]] = [
-    (r"\bfindings\b", "Findings Track"),
-    (r"\blong[- ]papers?\b|\blong track\b", "Long Paper Track"),
-    (r"\bshort[- ]papers?\b|\bshort track\b", "Short Paper Track"),
-    (r"\bmain[- ](?:conference|track|proceedings|papers?)\b", "Main Conference Track"),
-    (r"\bposters?(?: track| papers?)?\b", "Poster Track"),
-    (r"\bcompanion\b", "Companion Conference Track"),
-    (r"\bdemo(?:nstration)?s?(?: track| papers?)?\b", "Demo Track"),
-    (r"\bworkshops?\b", "Workshop Track"),
-    (r"\bdatasets and benchmarks\b", "Datasets and Benchmarks Track"),
-]
-
-
-@dataclass(frozen=True)
-class Franchise:
-    """One franchise: the name a person reads, its code, and every other way people say it."""
-
-    league: str
-    city: str
-    nickname: str
-    abbr: str
-    abbrs: tuple[str, ...] = ()
-    aliases: tuple[str, ...] = field(default=())
-
-    @property
-    def name(self) -> str:
-        return f"{self.city} {self.nickname}"
-
-
-def _f(league, city, nick, abbr, abbrs=(), aliases=()):
-    return Franchise(league, city, nick, abbr, tuple(abbrs), tuple(aliases))
-
-
-NBA_TEAMS: list[Franchise] = [
-    _f("NBA", "Atlanta", "Hawks", "ATL"),
-    _f("NBA", "Boston", "Celtics", "BOS", aliases=("Celts",)),
-    _f("NBA", "Brooklyn", "Nets", "BKN", ("BRK", "NJN"), ("New Jersey Nets",)),
-    _f("NBA", "Charlotte", "Hornets", "CHA", ("CHO",), ("Charlotte Bobcats",)),
-    _f("NBA", "Chicago", "Bulls", "CHI"),
-    _f("NBA", "Cleveland", "Cavaliers", "CLE", aliases=("Cavs",)),
-    _f("NBA", "Dallas", "Mavericks", "DAL", aliases=("Mavs",)),
-    _f("NBA", "Denver", "Nuggets", "DEN"),
-    _f("NBA", "Detroit", "Pistons", "DET"),
-    _f("NBA", "Golden State", "Warriors", "GSW", ("GS",), ("Dubs",)),
-    _f("NBA", "Houston", "Rockets", "HOU"),
-    _f("NBA", "Indiana", "Pacers", "IND"),
-    _f("NBA", "Los Angeles", "Clippers", "LAC", aliases=("LA Clippers", "Clips")),
-    _f("NBA", "Los Angeles", "Lakers", "LAL", aliases=("LA Lakers",)),
-    _f("NBA", "Memphis", "Grizzlies", "MEM", ("VAN",), ("Vancouver Grizzlies", "Grizz")),
-    _f("NBA", "Miami", "Heat", "MIA"),
-    _f("NBA", "Milwaukee", "Bucks", "MIL"),
-    _f("NBA", "Minnesota", "Timberwolves", "MIN", aliases=("Wolves", "T-Wolves")),
-    _f("NBA", "New Orleans", "Pelicans", "NOP", ("NO", "NOH"), ("New Orleans Hornets", "Pels")),
-    _f("NBA", "New York", "Knicks", "NYK", ("NY",)),
-    _f("NBA", "Oklahoma City", "Thunder", "OKC", ("SEA",), ("Seattle SuperSonics", "Sonics", "OKC Thunder")),
-    _f("NBA", "Orlando", "Magic", "ORL"),
-    _f("NBA", "Philadelphia", "76ers", "PHI", aliases=("Sixers", "Philadelphia Sixers")),
-    _f("NBA", "Phoenix", "Suns", "PHX", ("PHO",)),
-    _f("NBA", "Portland", "Trail Blazers", "POR", aliases=("Blazers", "Portland Blazers")),
-    _f("NBA", "Sacramento", "Kings", "SAC"),
-    _f("NBA", "San Antonio", "Spurs", "SAS", ("SA",)),
-    _f("NBA", "Toronto", "Raptors", "TOR", aliases=("Raps",)),
-    _f("NBA", "Utah", "Jazz", "UTA"),
-    _f("NBA", "Washington", "Wizards", "WAS", ("WSH",), ("Washington Bullets",)),
-]
-
-MLB_TEAMS: list[Franchise] = [
-    _f("MLB", "Arizona", "Diamondbacks", "ARI", ("AZ",), ("D-backs", "Dbacks")),
-    _f("MLB", "Atlanta", "Braves", "ATL"),
-    _f("MLB", "Baltimore", "Orioles", "BAL", aliases=("O's",)),
-    _f("MLB", "Boston", "Red Sox", "BOS", aliases=("BoSox",)),
-    _f("MLB", "Chicago", "Cubs", "CHC"),
-    _f("MLB", "Chicago", "White Sox", "CHW", ("CWS",), ("ChiSox",)),
-    _f("MLB", "Cincinnati", "Reds", "CIN"),
-    _f("MLB", "Cleveland", "Guardians", "CLE", aliases=("Cleveland Indians",)),
-    _f("MLB", "Colorado", "Rockies", "COL"),
-    _f("MLB", "Detroit", "Tigers", "DET"),
-    _f("MLB", "Houston", "Astros", "HOU", aliases=("Stros",)),
-    _f("MLB", "Kansas City", "Royals", "KCR", ("KC",)),
-    _f("MLB", "Los Angeles", "Angels", "LAA", ("ANA",), ("Anaheim Angels", "Halos")),
-    _f("MLB", "Los Angeles", "Dodgers", "LAD"),
-    _f("MLB", "Miami", "Marlins", "MIA", ("FLA",), ("Florida Marlins",)),
-    _f("MLB", "Milwaukee", "Brewers", "MIL", aliases=("Brew Crew",)),
-    _f("MLB", "Minnesota", "Twins", "MIN"),
-    _f("MLB", "New York", "Mets", "NYM"),
-    _f("MLB", "New York", "Yankees", "NYY", aliases=("Yanks", "Bronx Bombers")),
-    _f("MLB", "Oakland", "Athletics", "OAK", ("ATH",), ("A's", "Oakland A's")),
-    _f("MLB", "Philadelphia", "Phillies", "PHI", aliases=("Phils",)),
-    _f("MLB", "Pittsburgh", "Pirates", "PIT", aliases=("Bucs",)),
-    _f("MLB", "San Diego", "Padres", "SDP", ("SD",), ("Friars",)),
-    _f("MLB", "San Francisco", "Giants", "SFG", ("SF",)),
-    _f("MLB", "Seattle", "Mariners", "SEA", aliases=("M's",)),
-    _f(
-        "MLB",
-        "St. Louis",
-        "Cardinals",
-        "STL",
-        aliases=("Saint Louis Cardinals", "St Louis Cardinals", "Cards"),
-    ),
-    _f("MLB", "Tampa Bay", "Rays", "TBR", ("TB",), ("Tampa Bay Devil Rays", "Devil Rays")),
-    _f("MLB", "Texas", "Rangers", "TEX"),
-    _f("MLB", "Toronto", "Blue Jays", "TOR", aliases=("Jays",)),
-    _f("MLB", "Washington", "Nationals", "WSN", ("WSH", "WAS"), ("Nats", "Montreal Expos")),
-]
-
-# Household company names → ticker (general knowledge; anything else must be given as a ticker).
-COMPANIES: dict[str, str] = {
-    "apple": "AAPL",
-    "microsoft": "MSFT",
-    "amazon": "AMZN",
-    "alphabet": "GOOGL",
-    "google": "GOOGL",
-    "nvidia": "NVDA",
-    "meta": "META",
-    "facebook": "META",
-    "tesla": "TSLA",
-    "berkshire hathaway": "BRK-B",
-    "jpmorgan": "JPM",
-    "jp morgan": "JPM",
-    "coca-cola": "KO",
-    "coca cola": "KO",
-    "exxon": "XOM",
-    "exxonmobil": "XOM",
-    "exxon mobil": "XOM",
-    "netflix": "NFLX",
-    "intel": "INTC",
-    "walmart": "WMT",
-    "visa": "V",
-    "johnson & johnson": "JNJ",
-    "procter & gamble": "PG",
-    "pfizer": "PFE",
-    "boeing": "BA",
-    "disney": "DIS",
-}
-
-# Upper-case words that are not tickers even when they look like one.
-NOT_TICKERS = (
-    frozenset(
-        """A I S P US USA NBA MLB NFL NHL ETF ETFS OHLC OHLCV CSV JSON API ISO UTC EST ET PT GMT Q1 Q2 Q3 Q4 H1 H2
-    AND OR THE ON IN OF FOR TO FROM ALL EVERY DAILY STOCK STOCKS DATA PRICE PRICES YTD EOD NYSE NASDAQ SP
-    SEC IPO CEO CFO AI ML NLP CV ERA RBI HR AB BB SO SB CS IP GP REB AST PTS FG FT TOV PF
-    ME MY PLEASE NEED GET WANT""".split()
-    )
-    | frozenset(CONFERENCES)
-    | frozenset(a for _, (_, al) in CONFERENCES.items() for a in al if a.isupper())
+REQUEST_VERBS = frozenset(
+    """collect get give fetch download show find pull scrape gather retrieve list compile build grab extract
+    crawl harvest make create export track monitor record save store load pull obtain assemble capture
+    need want like send bring produce prepare return put""".split()
 )
+# Words before the noun phrase that say "how many", not "what".
+LEAD_MODIFIERS = frozenset(
+    """all every each any the a an some of me us my our please i we you can could would to kindly just also
+    available current currently existing known listed individual entire whole full complete public
+    following various different distinct unique""".split()
+)
+# A noun phrase ends at one of these (prepositions, relative pronouns, verbs of listing).
+BOUNDARY_WORDS = frozenset(
+    """with including include includes included containing contains showing shows that which who whom where
+    whose when listed posted published shown displayed found available offered sold given featured
+    appearing registered reported recorded located based held played from on in at for by of between since
+    during over under until till through before after having plus along as to into across within per via
+    than like such and or along—""".split()
+)
+# "a list of X", "the table of X": the container is not the entity.
+CONTAINER_NOUNS = frozenset(
+    """list lists table tables dataset datasets database catalog catalogue directory index csv spreadsheet
+    inventory overview collection set register roster archive feed dump export summary listing""".split()
+)
+# Trailing words that add nothing to the entity ("bird sighting records" → "bird sighting").
+GENERIC_TAILS = frozenset("data records record information info entries entry details rows dataset".split())
+# The user wants every column the source has.
+ALL_FIELDS = re.compile(
+    r"\b(?:all|every|each)\s+(?:of\s+)?(?:the\s+)?(?:their\s+|its\s+)?(?:available\s+|possible\s+)?"
+    r"(?:columns?|fields?|attributes?|statistics?|stats|details|information|properties|data points?|metrics?)\b"
+    r"|\beverything\b|\bwhatever (?:the|it) (?:site|page|source) (?:has|shows|offers)\b"
+    r"|\ball (?:the )?(?:data|info)\b(?! on| about| of)",
+    re.I,
+)
+# Nouns that name a filter's field when a capitalised value precedes them ("the Findings track").
+ATTRIBUTE_NOUNS = frozenset(
+    """category genre section track department division league state country city region province county
+    language type class brand series collection topic subject field tag label status level conference
+    category""".split()
+)
+# Verb forms that stand for a field in a comparison ("priced under 20", "rated above 4").
+VERB_FIELDS = {
+    "priced": "price",
+    "costing": "price",
+    "costs": "price",
+    "cost": "price",
+    "cheaper": "price",
+    "rated": "rating",
+    "paying": "salary",
+    "earning": "salary",
+    "weighing": "weight",
+    "sized": "size",
+    "aged": "age",
+    "older": "age",
+    "younger": "age",
+    "taller": "height",
+    "higher": "height",
+    "longer": "length",
+    "scoring": "score",
+}
+# Words that usually name a field of a record (used to split "product names and prices").
+FIELD_WORDS = frozenset(
+    """name names title titles price prices cost address addresses phone phones email emails url urls link
+    links website websites date dates rating ratings review reviews description descriptions author authors
+    year years location locations city cities country countries id ids number numbers code codes type types
+    category categories brand brands model models salary salaries score scores height heights weight
+    weights age ages status size sizes color colors colour colours image images photo photos time times
+    duration durations capacity population area elevation latitude longitude coordinates count
+    hours schedule schedules isbn sku stock availability director directors genre genres runtime""".split()
+)
+NUMBER_WORDS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "a": 1,
+    "an": 1,
+}
+UNCOUNTABLE = frozenset(
+    """news series species data information statistics mathematics physics economics hours status
+    analysis basis bus gas chaos alias canvas thesis crisis""".split()
+)
+_IRREGULAR = {
+    "people": "person",
+    "children": "child",
+    "men": "man",
+    "women": "woman",
+    "mice": "mouse",
+    "geese": "goose",
+    "teeth": "tooth",
+    "feet": "foot",
+    "indices": "index",
+    "matrices": "matrix",
+    "vertices": "vertex",
+    "analyses": "analysis",
+    "theses": "thesis",
+    "crises": "crisis",
+    "criteria": "criterion",
+    "phenomena": "phenomenon",
+    "media": "medium",
+    "buses": "bus",
+    "aliases": "alias",
+    "statuses": "status",
+    "movies": "movie",
+    "cookies": "cookie",
+    "zombies": "zombie",
+    "calories": "calorie",
+    "lives": "life",
+    "knives": "knife",
+    "wives": "wife",
+    "leaves": "leaf",
+    "halves": "half",
+    "shelves": "shelf",
+    "volcanoes": "volcano",
+    "heroes": "hero",
+    "potatoes": "potato",
+    "tomatoes": "tomato",
+    "quizzes": "quiz",
+}
+
+
+def singular(word: str) -> str:
+    """English singular of one word (lower case in, lower case out)."""
+    w = word.lower()
+    if w in _IRREGULAR:
+        return _IRREGULAR[w]
+    if w in UNCOUNTABLE or len(w) <= 3 or w.endswith(("ss", "us", "is", "ics")):
+        return w
+    if w.endswith("ies") and len(w) > 4:
+        return w[:-3] + "y"
+    if w.endswith(("ches", "shes", "xes", "zes", "sses")):
+        return w[:-2]
+    if w.endswith("oes"):
+        return w[:-2]
+    if w.endswith("s") and not w.endswith("'s"):
+        return w[:-1]
+    return w
+
+
+def plural(word: str) -> str:
+    """English plural of one word (for the plural form of an entity phrase)."""
+    w = word
+    for pl, sg in _IRREGULAR.items():
+        if sg == w:
+            return pl
+    if w in UNCOUNTABLE:
+        return w
+    if re.search(r"[^aeiou]y$", w):
+        return w[:-1] + "ies"
+    if w.endswith(("s", "x", "z", "ch", "sh")):
+        return w + "es"
+    return w + "s"

@@ -1,0 +1,276 @@
+"""What the NBA and MLB kinds share: franchises, finding them in a sentence, league context, names."""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar, Literal
+
+from pydantic import BaseModel, Field
+
+from prefect_autodata.agents.kinds import AddTerm, Context, RecordKind
+from prefect_autodata.agents.request import ExpectedSize, Filter, KindScope
+
+if TYPE_CHECKING:
+    from prefect_autodata.agents.request import Request
+
+
+@dataclass(frozen=True)
+class Franchise:
+    """One franchise: the name a person reads, its code, and every other way people say it."""
+
+    league: str
+    city: str
+    nickname: str
+    abbr: str
+    abbrs: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = field(default=())
+
+    @property
+    def name(self) -> str:
+        return f"{self.city} {self.nickname}"
+
+
+def franchise(league, city, nick, abbr, abbrs=(), aliases=()) -> Franchise:
+    return Franchise(league, city, nick, abbr, tuple(abbrs), tuple(aliases))
+
+
+class TeamRef(BaseModel):
+    league: Literal["NBA", "MLB"]
+    name: str
+    abbr: str
+
+
+NBA_CTX = r"\b(?:nba|basketball)\b"
+MLB_CTX = r"\b(?:mlb|baseball|major league)\b"
+SPORT_WORDS = r"\b(?:stats|statistics|season|seasons|regular[- ]season|box scores?|numbers)\b"
+PLAYER_WORDS = r"\b(?:players?|career)\b"
+ALL_TEAMS = re.compile(
+    r"\b(?:all|every|each)\s+(?:(?:nba|mlb|the)\s+)*teams?\b|\bleague[- ]wide\b|\bteam statistics of\b", re.I
+)
+
+
+def franchise_patterns(teams: list[Franchise]) -> list[tuple[re.Pattern[str], Franchise, str]]:
+    """(pattern, franchise, kind) longest first; full names case-insensitive, nicknames capitalised."""
+    pats: list[tuple[int, re.Pattern[str], Franchise, str]] = []
+    for t in teams:
+        for full in (t.name, *[a for a in t.aliases if " " in a or "'" in a]):
+            pats.append((len(full), re.compile(rf"(?<!\w){re.escape(full)}(?!\w)", re.I), t, "name"))
+        for nick in (t.nickname, *[a for a in t.aliases if " " not in a and "'" not in a]):
+            pats.append((len(nick), re.compile(rf"(?<!\w){re.escape(nick)}(?!\w)"), t, "nickname"))
+        for ab in (t.abbr, *t.abbrs):
+            pats.append((len(ab), re.compile(rf"(?<![\w$]){ab}(?![\w])"), t, "abbr"))
+    pats.sort(key=lambda p: -p[0])
+    return [(p, t, k) for _, p, t, k in pats]
+
+
+def find_teams(
+    text: str, pats: list[tuple[re.Pattern[str], Franchise, str]], allow_abbr: bool
+) -> list[tuple[Franchise, tuple[int, int]]]:
+    found: list[tuple[Franchise, tuple[int, int]]] = []
+    taken: list[tuple[int, int]] = []
+    for pat, team, kind in pats:
+        if kind == "abbr" and not allow_abbr:
+            continue
+        for m in pat.finditer(text):
+            a, b = m.span()
+            if any(not (b <= x or a >= y) for x, y in taken):
+                continue
+            taken.append((a, b))
+            found.append((team, (a, b)))
+    found.sort(key=lambda x: x[1])
+    seen: set[str] = set()
+    unique = []
+    for t, span in found:
+        if t.name not in seen:
+            seen.add(t.name)
+            unique.append((t, span))
+    return unique
+
+
+@dataclass
+class League:
+    """League context of a sentence: explicit league words and the franchises named."""
+
+    nba_ctx: bool
+    mlb_ctx: bool
+    nba_teams: list[tuple[Franchise, tuple[int, int]]]
+    mlb_teams: list[tuple[Franchise, tuple[int, int]]]
+
+    @property
+    def team_spans(self) -> list[tuple[int, int]]:
+        return [s for _, s in self.nba_teams + self.mlb_teams]
+
+
+def league(ctx: Context) -> League:
+    """Computed once per sentence and shared by the NBA and MLB kinds."""
+    if "sport.league" in ctx.memo:
+        return ctx.memo["sport.league"]
+    from prefect_autodata.agents.kinds.mlb import MLB_PATTERNS
+    from prefect_autodata.agents.kinds.nba import NBA_PATTERNS
+
+    t = ctx.text
+    nba_ctx, mlb_ctx = ctx.has(NBA_CTX), ctx.has(MLB_CTX)
+    nba_teams = find_teams(t, NBA_PATTERNS, allow_abbr=nba_ctx and not mlb_ctx)
+    mlb_teams = find_teams(t, MLB_PATTERNS, allow_abbr=mlb_ctx and not nba_ctx)
+    if nba_ctx and not mlb_ctx:
+        mlb_teams = [x for x in mlb_teams if x[1] not in [s for _, s in nba_teams]]
+    out = League(nba_ctx, mlb_ctx, nba_teams, mlb_teams)
+    ctx.memo["sport.league"] = out
+    return out
+
+
+_MONTHS = {m.lower() for m in calendar.month_name if m} | {m.lower() for m in calendar.month_abbr if m}
+_NAME_WORD = r"[A-ZÀ-Þ][\w'’.\-]*"
+_NAME_SEQ = re.compile(
+    rf"(?<![\w'’])({_NAME_WORD}(?:\s+(?:{_NAME_WORD}|de|da|van|von|der|del|la|le)){{1,3}})"
+)
+_LEADING_NOISE = set(
+    """collect get give fetch download show find pull scrape gather retrieve list i please need want compile
+    build grab all every the regular-season season stats statistics career player players nba and""".split()
+)
+
+
+def find_players(text: str, blocked: list[tuple[int, int]]) -> list[str]:
+    """Person names (two to four capitalised words) outside the spans already explained."""
+    names = []
+    for m in _NAME_SEQ.finditer(text):
+        a, b = m.span()
+        if any(not (b <= x or a >= y) for x, y in blocked):
+            continue
+        words = re.sub(r"(?:'s|’s)$", "", m.group(1)).split()
+        while words and (words[0].lower() in _LEADING_NOISE or words[0].isupper()):
+            words.pop(0)
+        while words and (words[-1].lower() in _LEADING_NOISE or words[-1].isupper()):
+            words.pop()
+        if len(words) >= 2 and not any(w.lower().rstrip(".") in _MONTHS for w in words):
+            names.append(" ".join(words))
+    return list(dict.fromkeys(names))
+
+
+def players(ctx: Context) -> list[str]:
+    if "sport.players" not in ctx.memo:
+        from prefect_autodata.agents.kinds.paper import find_venue
+
+        _, venue_span = ctx.memo.get("paper.venue") or find_venue(ctx.text)
+        blocked = ctx.date_spans + league(ctx).team_spans + ([venue_span] if venue_span else [])
+        ctx.memo["sport.players"] = find_players(ctx.text, blocked)
+    return ctx.memo["sport.players"]
+
+
+# ---------------------------------------------------------------- team-season kinds (NBA and MLB)
+
+
+class TeamScope(KindScope):
+    teams: list[TeamRef] = Field(default_factory=list)
+    all_teams: bool = False
+
+
+class PlayerScope(KindScope):
+    players: list[str] = Field(default_factory=list)
+    all_players: bool = False
+
+
+class TeamSeasonKind(RecordKind):
+    """One row per team and season; subclasses name the league and which teams to read."""
+
+    league_name: ClassVar[str] = ""
+    stat: ClassVar[str] = ""  # "" | "hitting" | "pitching"
+    singular = "team season"
+    plural = "team seasons"
+    scope_model = TeamScope
+
+    def chosen(self, ctx: Context) -> list[tuple[Franchise, tuple[int, int]]]:
+        raise NotImplementedError
+
+    def refine(self, req: Request, ctx: Context) -> None:
+        teams = [TeamRef(league=f.league, name=f.name, abbr=f.abbr) for f, _ in self.chosen(ctx)]
+        scope = TeamScope(teams=teams)
+        scope.all_teams = not teams and (bool(ALL_TEAMS.search(ctx.text)) or len(req.years) == 1)
+        req.kind_scope = scope
+        if teams:
+            req.filters = [f for f in req.filters if f.field != "team"]
+            req.filters.append(Filter(field="team", op="in", value=[t.name for t in teams]))
+        if not teams and not scope.all_teams:
+            if ctx.has_source:
+                scope.all_teams = True
+                req.assumptions.append("no team named: collect every team the source lists")
+            else:
+                req.unresolved.append(f"no {self.league_name} team named: which team (or 'all teams')?")
+        if not req.years and not req.all_history and req.is_resolved:
+            req.assumptions.append("no season named: collect every season the source lists")
+        if req.is_resolved:
+            scope.template = self.template(req, scope)
+
+    def template(self, req: Request, scope: TeamScope) -> str | None:
+        return None
+
+    def expected_size(self, req: Request) -> ExpectedSize | None:
+        s = req.kind_scope
+        if not isinstance(s, TeamScope):
+            return None
+        if s.all_teams:
+            return ExpectedSize(
+                rows=30 * len(req.years), basis="30 teams per modern season (fewer in early eras)"
+            )
+        if req.years:
+            return ExpectedSize(
+                rows=len(req.years) * len(s.teams),
+                basis="one row per team season, if the team existed every season",
+            )
+        return None
+
+    def who(self, req: Request) -> list[str]:
+        s = req.kind_scope
+        if not isinstance(s, TeamScope):
+            return []
+        return [t.name for t in s.teams] + (["all teams"] if s.all_teams else [])
+
+    def terms(self, req: Request, add: AddTerm, t: dict[str, float]) -> None:
+        s = req.kind_scope
+        if not isinstance(s, TeamScope):
+            return
+        team_terms(s.teams, add, t)
+        t[self.league_name.lower()] = 2.0
+        for w_ in ("team", "teams"):
+            t[w_] = 1.5
+        if s.all_teams:
+            for w_, wt in (
+                ("leaderboard", 2.0),
+                ("leaders", 1.5),
+                ("league", 1.0),
+                ("every", 1.0),
+                ("all", 0.5),
+            ):
+                t[w_] = wt
+        if self.stat:
+            t[self.stat] = 2.0
+            t[{"hitting": "batting"}.get(self.stat, self.stat)] = 2.0
+
+    def search_queries(self, req: Request) -> list[str]:
+        s = req.kind_scope
+        if not isinstance(s, TeamScope):
+            return []
+        names = [t.name for t in s.teams[:3]]
+        q = [f"{n} {self.stat} stats".replace("  ", " ") for n in names]
+        if not names:
+            years = req.years or [y for y in (req.start_year, req.end_year) if y]
+            y = f" {years[0]}" if years else ""
+            q.append(f"{self.league_name} team {self.stat} stats by season{y}".replace("  ", " "))
+        return q
+
+
+def team_terms(teams: list[TeamRef], add: AddTerm, t: dict[str, float]) -> None:
+    for team in teams:
+        add(team.name, 1.5)
+        t[team.abbr.lower()] = max(t.get(team.abbr.lower(), 0.0), 1.0)
+        for w_ in re.findall(r"[a-z]+|\d+", team.name.lower())[-1:]:
+            t[w_] = 3.0
+
+
+def seasons_template(req: Request, base: int, all_teams: bool) -> str:
+    """Instruct2DS template families of team-season requests: all history, a range, all teams."""
+    if all_teams:
+        return f"T{base + 2}"
+    return f"T{base}" if req.all_history else f"T{base + 1}"

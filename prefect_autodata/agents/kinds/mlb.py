@@ -1,0 +1,174 @@
+"""MLB team hitting and team pitching seasons: franchises (with former names), batting and pitching columns."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from prefect_autodata.agents.kinds import Check, Context, register
+from prefect_autodata.agents.kinds._sport import (
+    Franchise,
+    TeamScope,
+    TeamSeasonKind,
+    franchise,
+    franchise_patterns,
+    league,
+    seasons_template,
+)
+
+if TYPE_CHECKING:
+    from prefect_autodata.agents.request import Request
+
+_f = franchise
+MLB_TEAMS: list[Franchise] = [
+    _f("MLB", "Arizona", "Diamondbacks", "ARI", ("AZ",), ("D-backs", "Dbacks")),
+    _f("MLB", "Atlanta", "Braves", "ATL"),
+    _f("MLB", "Baltimore", "Orioles", "BAL", aliases=("O's",)),
+    _f("MLB", "Boston", "Red Sox", "BOS", aliases=("BoSox",)),
+    _f("MLB", "Chicago", "Cubs", "CHC"),
+    _f("MLB", "Chicago", "White Sox", "CHW", ("CWS",), ("ChiSox",)),
+    _f("MLB", "Cincinnati", "Reds", "CIN"),
+    _f("MLB", "Cleveland", "Guardians", "CLE", aliases=("Cleveland Indians",)),
+    _f("MLB", "Colorado", "Rockies", "COL"),
+    _f("MLB", "Detroit", "Tigers", "DET"),
+    _f("MLB", "Houston", "Astros", "HOU", aliases=("Stros",)),
+    _f("MLB", "Kansas City", "Royals", "KCR", ("KC",)),
+    _f("MLB", "Los Angeles", "Angels", "LAA", ("ANA",), ("Anaheim Angels", "Halos")),
+    _f("MLB", "Los Angeles", "Dodgers", "LAD"),
+    _f("MLB", "Miami", "Marlins", "MIA", ("FLA",), ("Florida Marlins",)),
+    _f("MLB", "Milwaukee", "Brewers", "MIL", aliases=("Brew Crew",)),
+    _f("MLB", "Minnesota", "Twins", "MIN"),
+    _f("MLB", "New York", "Mets", "NYM"),
+    _f("MLB", "New York", "Yankees", "NYY", aliases=("Yanks", "Bronx Bombers")),
+    _f("MLB", "Oakland", "Athletics", "OAK", ("ATH",), ("A's", "Oakland A's")),
+    _f("MLB", "Philadelphia", "Phillies", "PHI", aliases=("Phils",)),
+    _f("MLB", "Pittsburgh", "Pirates", "PIT", aliases=("Bucs",)),
+    _f("MLB", "San Diego", "Padres", "SDP", ("SD",), ("Friars",)),
+    _f("MLB", "San Francisco", "Giants", "SFG", ("SF",)),
+    _f("MLB", "Seattle", "Mariners", "SEA", aliases=("M's",)),
+    _f(
+        "MLB",
+        "St. Louis",
+        "Cardinals",
+        "STL",
+        aliases=("Saint Louis Cardinals", "St Louis Cardinals", "Cards"),
+    ),
+    _f("MLB", "Tampa Bay", "Rays", "TBR", ("TB",), ("Tampa Bay Devil Rays", "Devil Rays")),
+    _f("MLB", "Texas", "Rangers", "TEX"),
+    _f("MLB", "Toronto", "Blue Jays", "TOR", aliases=("Jays",)),
+    _f("MLB", "Washington", "Nationals", "WSN", ("WSH", "WAS"), ("Nats", "Montreal Expos")),
+]
+MLB_PATTERNS = franchise_patterns(MLB_TEAMS)
+
+_HITTING = r"\b(?:hitting|batting|hitters?|batters?|offen[cs]e|offensive)\b"
+_PITCHING = r"\b(?:pitching|pitchers?|bullpen|staff era)\b"
+_COMMON = {
+    "team": "TEAM_NAME",
+    "team name": "TEAM_NAME",
+    "name": "TEAM_NAME",
+    "season": "YEAR",
+    "year": "YEAR",
+}
+
+
+def _mlb_score(ctx: Context) -> float:
+    lg = league(ctx)
+    if lg.mlb_ctx:
+        return 88.0
+    if lg.mlb_teams and not lg.nba_teams and not lg.nba_ctx:
+        return 86.0
+    return 0.0
+
+
+class _MlbKind(TeamSeasonKind):
+    domain = "sport"
+    league_name = "MLB"
+    base: ClassVar[int] = 0
+
+    def detect(self, ctx: Context) -> float:
+        score = _mlb_score(ctx)
+        hit, pit = ctx.has(_HITTING), ctx.has(_PITCHING)
+        mine = hit if self.stat == "hitting" else pit
+        other = pit if self.stat == "hitting" else hit
+        if mine and not other:
+            return score
+        if self.stat == "hitting" and hit == pit:
+            return score - 1.0 if score else 0.0  # claims the ambiguous case, then asks (see refine)
+        return 0.0
+
+    def refine(self, req: Request, ctx: Context) -> None:
+        super().refine(req, ctx)
+        hit, pit = ctx.has(_HITTING), ctx.has(_PITCHING)
+        if hit == pit:
+            req.unresolved.append(
+                "the MLB request does not say whether hitting or pitching statistics are wanted: which?"
+                if not hit
+                else "the MLB request asks for both hitting and pitching; make it two requests"
+            )
+            if isinstance(req.kind_scope, TeamScope):
+                req.kind_scope.template = None
+
+    def chosen(self, ctx: Context):
+        return league(ctx).mlb_teams
+
+    def template(self, req: Request, scope: TeamScope) -> str | None:
+        return seasons_template(req, self.base, scope.all_teams)
+
+
+class MlbHittingKind(_MlbKind):
+    name = "mlb_hitting"
+    stat = "hitting"
+    base = 13
+    singular = "team hitting season"
+    plural = "team hitting seasons"
+    default_fields = "TEAM_NAME TEAM_ABBR YEAR AB R HR H 2B 3B RBI BB SO SB CS".split()
+    vocabulary = {
+        **_COMMON,
+        "at bats": "AB",
+        "runs": "R",
+        "home runs": "HR",
+        "hits": "H",
+        "doubles": "2B",
+        "triples": "3B",
+        "runs batted in": "RBI",
+        "walks": "BB",
+        "strikeouts": "SO",
+        "stolen bases": "SB",
+    }
+
+    def checks(self, req: Request) -> list[Check]:
+        return [
+            Check("H <= AB", "compare", ("H", "AB"), op="<="),
+            Check("HR <= H", "compare", ("HR", "H"), op="<="),
+        ]
+
+
+class MlbPitchingKind(_MlbKind):
+    name = "mlb_pitching"
+    stat = "pitching"
+    base = 16
+    singular = "team pitching season"
+    plural = "team pitching seasons"
+    default_fields = "TEAM_NAME TEAM_ABBR YEAR W L ERA G GS CG SHO SV IP H R ER HR HB BB SO".split()
+    vocabulary = {
+        **_COMMON,
+        "wins": "W",
+        "losses": "L",
+        "earned run average": "ERA",
+        "era": "ERA",
+        "games": "G",
+        "saves": "SV",
+        "innings pitched": "IP",
+        "earned runs": "ER",
+        "strikeouts": "SO",
+        "walks": "BB",
+    }
+
+    def checks(self, req: Request) -> list[Check]:
+        return [
+            Check("ER <= R", "compare", ("ER", "R"), op="<="),
+            Check("ERA >= 0", "range", ("ERA",), min=0),
+        ]
+
+
+register(MlbHittingKind())
+register(MlbPitchingKind())
