@@ -412,20 +412,22 @@ def stocks(seed: int = DEFAULT_SEED) -> pd.DataFrame:
 
 # (city, nickname, abbreviation, first season) for the thirty franchises
 NBA_TEAMS = (
-    ("Atlanta", "Hawks", "ATL", 1985), ("Boston", "Celtics", "BOS", 1985), ("Brooklyn", "Nets", "BKN", 1985),
-    ("Charlotte", "Hornets", "CHA", 1988), ("Chicago", "Bulls", "CHI", 1985), ("Cleveland", "Cavaliers", "CLE", 1985),
-    ("Dallas", "Mavericks", "DAL", 1985), ("Denver", "Nuggets", "DEN", 1985), ("Detroit", "Pistons", "DET", 1985),
-    ("Golden State", "Warriors", "GSW", 1985), ("Houston", "Rockets", "HOU", 1985), ("Indiana", "Pacers", "IND", 1985),
-    ("LA", "Clippers", "LAC", 1985), ("Los Angeles", "Lakers", "LAL", 1985), ("Memphis", "Grizzlies", "MEM", 1995),
-    ("Miami", "Heat", "MIA", 1988), ("Milwaukee", "Bucks", "MIL", 1985), ("Minnesota", "Timberwolves", "MIN", 1989),
-    ("New Orleans", "Pelicans", "NOP", 2002), ("New York", "Knicks", "NYK", 1985),
-    ("Oklahoma City", "Thunder", "OKC", 1985), ("Orlando", "Magic", "ORL", 1989),
-    ("Philadelphia", "76ers", "PHI", 1985), ("Phoenix", "Suns", "PHX", 1985),
-    ("Portland", "Trail Blazers", "POR", 1985), ("Sacramento", "Kings", "SAC", 1985),
-    ("San Antonio", "Spurs", "SAS", 1985), ("Toronto", "Raptors", "TOR", 1995), ("Utah", "Jazz", "UTA", 1985),
-    ("Washington", "Wizards", "WAS", 1985),
+    ("Atlanta", "Hawks", "ATL", 1949), ("Boston", "Celtics", "BOS", 1946), ("Brooklyn", "Nets", "BKN", 1976),
+    ("Charlotte", "Hornets", "CHA", 1988), ("Chicago", "Bulls", "CHI", 1966), ("Cleveland", "Cavaliers", "CLE", 1970),
+    ("Dallas", "Mavericks", "DAL", 1980), ("Denver", "Nuggets", "DEN", 1976), ("Detroit", "Pistons", "DET", 1948),
+    ("Golden State", "Warriors", "GSW", 1946), ("Houston", "Rockets", "HOU", 1967), ("Indiana", "Pacers", "IND", 1976),
+    ("LA", "Clippers", "LAC", 1970), ("Los Angeles", "Lakers", "LAL", 1948), ("Memphis", "Grizzlies", "MEM", 1995),
+    ("Miami", "Heat", "MIA", 1988), ("Milwaukee", "Bucks", "MIL", 1968), ("Minnesota", "Timberwolves", "MIN", 1989),
+    ("New Orleans", "Pelicans", "NOP", 2002), ("New York", "Knicks", "NYK", 1946),
+    ("Oklahoma City", "Thunder", "OKC", 1967), ("Orlando", "Magic", "ORL", 1989),
+    ("Philadelphia", "76ers", "PHI", 1949), ("Phoenix", "Suns", "PHX", 1968),
+    ("Portland", "Trail Blazers", "POR", 1970), ("Sacramento", "Kings", "SAC", 1948),
+    ("San Antonio", "Spurs", "SAS", 1976), ("Toronto", "Raptors", "TOR", 1995), ("Utah", "Jazz", "UTA", 1974),
+    ("Washington", "Wizards", "WAS", 1961),
 )  # fmt: skip
 NBA_LAST_SEASON = 2024
+NBA_FIRST_SEASON = 1985  # of the generated player-seasons
+NBA_ROSTER = 330  # generated players per season (besides the named ones), near a real league's size
 # Players the catalog names, with the seasons (first calendar year) of their careers.
 NBA_NAMED_PLAYERS = (
     ("LeBron James", 2003, 2024), ("Stephen Curry", 2009, 2024), ("Dirk Nowitzki", 1998, 2018),
@@ -447,6 +449,8 @@ _ADV = ("OFF_RATING", "DEF_RATING", "NET_RATING", "PACE", "TS_PCT", "EFG_PCT", "
 
 
 def _games(year: int) -> int:
+    if year < 1967:
+        return 60 + 2 * ((year - 1946) // 3)
     return {1998: 50, 2011: 66, 2019: 72, 2020: 72}.get(year, 82)
 
 
@@ -461,8 +465,8 @@ def nba_teams(seed: int = DEFAULT_SEED) -> pd.DataFrame:
             strength = min(0.8, max(0.2, strength + rng.gauss(0, 0.07)))
             wins = max(5, min(gp - 5, round(gp * rng.gauss(strength, 0.05))))
             fga = round(gp * rng.gauss(86, 3))
-            fg3a = round(gp * (5 + (year - 1985) * 0.7) * rng.uniform(0.85, 1.15))
-            fg3m = round(fg3a * rng.uniform(0.32, 0.38))
+            fg3a = round(gp * (3 + (year - 1979) * 0.7) * rng.uniform(0.85, 1.15)) if year >= 1979 else 0
+            fg3m = round(fg3a * rng.uniform(0.28, 0.38))
             fgm = round(fga * rng.uniform(0.44, 0.49))
             fta = round(gp * rng.gauss(24, 2))
             ftm = round(fta * rng.uniform(0.72, 0.8))
@@ -490,7 +494,7 @@ def nba_teams(seed: int = DEFAULT_SEED) -> pd.DataFrame:
                     "FG_PCT": round(fgm / fga, 3),
                     "FG3M": fg3m,
                     "FG3A": fg3a,
-                    "FG3_PCT": round(fg3m / fg3a, 3),
+                    "FG3_PCT": round(fg3m / fg3a, 3) if fg3a else 0.0,
                     "FTM": ftm,
                     "FTA": fta,
                     "FT_PCT": round(ftm / fta, 3),
@@ -531,56 +535,83 @@ def _height(rng: random.Random) -> str:
 
 
 def nba_players(seed: int = DEFAULT_SEED) -> pd.DataFrame:
-    """Player-seasons: the catalog's named players over their careers plus generated players."""
+    """Player-seasons: the catalog's named players over their careers plus a generated league."""
     rng = random.Random(f"{seed}|nba_players")
     teams = [(1610612737 + i, abbr, first) for i, (_, _, abbr, first) in enumerate(NBA_TEAMS)]
-    people: list[tuple[str, int, int]] = list(NBA_NAMED_PLAYERS)
+    people: list[list] = [list(p) for p in NBA_NAMED_PLAYERS]
     names = {p[0] for p in people}
-    while len(people) < 320:
-        first, last = rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES)
-        name = f"{first} {last}"
-        if name in names:
-            continue
-        names.add(name)
-        start = rng.randint(1985, NBA_LAST_SEASON)
-        people.append((name, start, min(NBA_LAST_SEASON, start + rng.choice((0, 1, 2, 3, 4, 6, 8, 10, 13)))))
-    rows = []
+    # a league of about NBA_ROSTER generated players each season: some retire, rookies replace them
+    active: list[list] = []
+    for year in range(NBA_FIRST_SEASON, NBA_LAST_SEASON + 1):
+        active = [p for p in active if rng.random() >= 0.18]
+        for p in active:
+            p[2] = year
+        while len(active) < NBA_ROSTER:
+            name = f"{rng.choice(FIRST_NAMES)} {rng.choice(LAST_NAMES)}"
+            if name not in names:
+                names.add(name)
+                active.append([name, year, year])
+                people.append(active[-1])
+    stars = {p[0] for p in NBA_NAMED_PLAYERS}
     pids = rng.sample(range(1000, 1_700_000), len(people))
-    for pid, (name, start, end) in zip(pids, people, strict=True):
-        star = name in {p[0] for p in NBA_NAMED_PLAYERS}
+    # one row per stint (player, season, team); a traded player has two stints in a season
+    stints: list[tuple] = []
+    info: list[tuple] = []
+    for i, (name, start, end) in enumerate(people):
         birth = dt.date(start - rng.randint(19, 22), rng.randint(1, 12), rng.randint(1, 28))
         drafted = rng.random() < 0.8
-        info = {
-            "PLAYER_BIRTHDATE": f"{birth.isoformat()}T00:00:00",
-            "PLAYER_COUNTRY": rng.choice(_COUNTRIES),
-            "PLAYER_HEIGHT": _height(rng),
-            "PLAYER_WEIGHT": float(round(rng.gauss(218, 22))),
-            "PLAYER_DRAFT_YEAR": str(start - rng.choice((0, 0, 0, 1))) if drafted else "Undrafted",
-            "PLAYER_DRAFT_ROUND": str(rng.choice((1, 1, 2))) if drafted else "Undrafted",
-            "PLAYER_DRAFT_NUMBER": str(rng.randint(1, 60)) if drafted else "Undrafted",
-            "PLAYER_NAME": name,
-        }
-        eligible = [t for t in teams if t[2] <= start] or teams
-        team = rng.choice(eligible)
-        level = rng.uniform(1.4, 2.0) if star else rng.uniform(0.3, 1.3)
+        info.append(
+            (
+                f"{birth.isoformat()}T00:00:00",
+                rng.choice(_COUNTRIES),
+                _height(rng),
+                float(round(rng.gauss(218, 22))),
+                str(start - rng.choice((0, 0, 0, 1))) if drafted else "Undrafted",
+                str(rng.choice((1, 1, 2))) if drafted else "Undrafted",
+                str(rng.randint(1, 60)) if drafted else "Undrafted",
+                name,
+            )
+        )
+        team = rng.randrange(len(teams))
+        while teams[team][2] > start:
+            team = rng.randrange(len(teams))
+        level = rng.uniform(1.4, 2.0) if name in stars else rng.uniform(0.3, 1.3)
         for year in range(start, end + 1):
-            stints = [team]
-            if rng.random() < 0.12:
-                team = rng.choice([t for t in teams if t[2] <= year and t != team] or teams)
-                stints.append(team)
-            season = [_player_line(rng, year, level, birth, len(stints) > 1) for _ in stints]
-            for (tid, abbr, _), line in zip(stints, season, strict=True):
-                rows.append({"PLAYER_ID": pid, "SEASON_ID": year, "LEAGUE_ID": "00", "TEAM_ID": tid,
-                             "TEAM_ABBREVIATION": abbr, **line, **info})  # fmt: skip
-            if len(stints) > 1:  # the real table adds a season total row for a traded player
-                total = {
-                    k: sum(s[k] for s in season) for k in season[0] if k not in _RATES and k != "PLAYER_AGE"
-                }
-                total["PLAYER_AGE"] = season[0]["PLAYER_AGE"]
-                total.update(_rates(total))
-                rows.append({"PLAYER_ID": pid, "SEASON_ID": year, "LEAGUE_ID": "00", "TEAM_ID": 0,
-                             "TEAM_ABBREVIATION": "TOT", **total, **info})  # fmt: skip
-    df = pd.DataFrame(rows)
+            if rng.random() < 0.12:  # traded during the season
+                other = rng.randrange(len(teams))
+                if other != team and teams[other][2] <= year:
+                    stints.append((pids[i], year, team, True, level, birth.year, i, 0))
+                    stints.append((pids[i], year, other, True, level, birth.year, i, 1))
+                    team = other
+                    continue
+            stints.append((pids[i], year, team, False, level, birth.year, i, 0))
+    cols = dict(
+        zip(
+            ("pid", "year", "team", "split", "level", "born", "person", "sub"),
+            zip(*stints, strict=True),
+            strict=True,
+        )
+    )
+    df = _player_lines(cols, seed)
+    # the real table adds a season total row ("TOT") after the stints of a traded player
+    totals = df[np.asarray(cols["split"], dtype=bool)].groupby(["PLAYER_ID", "SEASON_ID"], sort=False)
+    totals = totals.agg(
+        {**{c: "sum" for c in _PLAYER_COUNTS}, **{c: "first" for c in ("PLAYER_AGE", "_person")}}
+    )
+    totals = totals.reset_index().assign(_team=-1, _sub=9)
+    df = pd.concat([df, totals], ignore_index=True)
+    df = df.iloc[np.lexsort((df["_sub"].to_numpy(), df["SEASON_ID"].to_numpy(), df["_person"].to_numpy()))]
+    df = df.reset_index(drop=True)
+    _add_rates(df)
+    team_id = np.array([t[0] for t in teams] + [0])
+    abbr = np.array([t[1] for t in teams] + ["TOT"], dtype=object)
+    code = df["_team"].to_numpy()
+    df["TEAM_ID"] = team_id[code]
+    df["TEAM_ABBREVIATION"] = abbr[code]
+    df["LEAGUE_ID"] = "00"
+    person = df["_person"].to_numpy()
+    for k, column in zip(_PLAYER_INFO, zip(*info, strict=True), strict=True):
+        df[k] = np.asarray(column, dtype=object)[person]
     floats = [
         "PLAYER_AGE",
         "GS",
@@ -596,56 +627,80 @@ def nba_players(seed: int = DEFAULT_SEED) -> pd.DataFrame:
         "PLAYER_WEIGHT",
     ]
     ints = ["PLAYER_ID", "SEASON_ID", "TEAM_ID", "GP", "FGM", "FGA", "FTM", "FTA", "AST", "PF", "PTS"]
-    return df.astype({**dict.fromkeys(floats, "float64"), **dict.fromkeys(ints, "int64")})
+    strs = ["LEAGUE_ID", "TEAM_ABBREVIATION", *(k for k in _PLAYER_INFO if k != "PLAYER_WEIGHT")]
+    types = {**dict.fromkeys(floats, "float64"), **dict.fromkeys(ints, "int64"), **dict.fromkeys(strs, "str")}
+    return df[_PLAYER_COLUMNS].astype(types)
 
 
-_RATES = ("FG_PCT", "FG3_PCT", "FT_PCT")
+_PLAYER_INFO = (
+    "PLAYER_BIRTHDATE",
+    "PLAYER_COUNTRY",
+    "PLAYER_HEIGHT",
+    "PLAYER_WEIGHT",
+    "PLAYER_DRAFT_YEAR",
+    "PLAYER_DRAFT_ROUND",
+    "PLAYER_DRAFT_NUMBER",
+    "PLAYER_NAME",
+)
+_PLAYER_COUNTS = "GP GS MIN FGM FGA FG3M FG3A FTM FTA OREB DREB REB AST STL BLK TOV PF PTS".split()
+_PLAYER_COLUMNS = [
+    "PLAYER_ID", "SEASON_ID", "LEAGUE_ID", "TEAM_ID", "TEAM_ABBREVIATION", "PLAYER_AGE", "GP", "GS", "MIN",
+    "FGM", "FGA", "FG_PCT", "FG3M", "FG3A", "FG3_PCT", "FTM", "FTA", "FT_PCT", "OREB", "DREB", "REB", "AST",
+    "STL", "BLK", "TOV", "PF", "PTS", *_PLAYER_INFO,
+]  # fmt: skip
 
 
-def _rates(line: dict) -> dict:
-    def pct(made: float, att: float) -> float:
-        return round(made / att, 3) if att else 0.0
+def _player_lines(st: dict[str, list], seed: int) -> pd.DataFrame:
+    """Counting stats of every stint at once (numpy), consistent with each other (PTS = 2 FGM + 3PM + FTM)."""
+    r = np.random.default_rng(int.from_bytes(hashlib.sha256(f"{seed}|nba_lines".encode()).digest()[:8]))
+    n = len(st["pid"])
+    year = np.asarray(st["year"])
+    split = np.asarray(st["split"], dtype=bool)
+    level = np.asarray(st["level"])
+    games = np.array([_games(int(y)) for y in year])
+    gp = np.where(split, r.integers(10, games // 2 + 1), r.integers(8, games + 1))  # two stints fit a season
+    minutes = np.round(gp * r.uniform(10, 36, n) * np.minimum(1.0, level))
+    fga = np.round(minutes * 0.38 * level)
+    fgm = np.round(fga * r.uniform(0.41, 0.53, n))
+    fg3a = np.round(fga * r.uniform(0.1, 0.4, n) * np.where(year < 2000, 0.4, 1.0))
+    fg3m = np.round(fg3a * r.uniform(0.28, 0.4, n))
+    fta = np.round(fga * r.uniform(0.15, 0.35, n))
+    ftm = np.round(fta * r.uniform(0.65, 0.9, n))
+    oreb = np.round(minutes * r.uniform(0.02, 0.08, n))
+    dreb = np.round(minutes * r.uniform(0.08, 0.22, n))
+    return pd.DataFrame(
+        {
+            "PLAYER_ID": st["pid"],
+            "SEASON_ID": year,
+            "_team": st["team"],
+            "PLAYER_AGE": (year - np.asarray(st["born"])).astype(float),
+            "GP": gp,
+            "GS": np.floor(gp * r.uniform(0, 1, n)),
+            "MIN": minutes,
+            "FGM": fgm,
+            "FGA": fga,
+            "FG3M": fg3m,
+            "FG3A": fg3a,
+            "FTM": ftm,
+            "FTA": fta,
+            "OREB": oreb,
+            "DREB": dreb,
+            "REB": oreb + dreb,
+            "AST": np.round(minutes * r.uniform(0.03, 0.2, n)),
+            "STL": np.round(minutes * r.uniform(0.01, 0.04, n)),
+            "BLK": np.round(minutes * r.uniform(0.0, 0.04, n)),
+            "TOV": np.round(minutes * r.uniform(0.03, 0.08, n)),
+            "PF": np.round(minutes * r.uniform(0.05, 0.1, n)),
+            "PTS": 2 * fgm + fg3m + ftm,
+            "_person": st["person"],
+            "_sub": st["sub"],
+        }
+    )
 
-    return {
-        "FG_PCT": pct(line["FGM"], line["FGA"]),
-        "FG3_PCT": pct(line["FG3M"], line["FG3A"]),
-        "FT_PCT": pct(line["FTM"], line["FTA"]),
-    }
 
-
-def _player_line(rng: random.Random, year: int, level: float, birth: dt.date, split: bool) -> dict:
-    gp = rng.randint(20, 45) if split else rng.randint(8, _games(year))
-    minutes = gp * rng.uniform(10, 36) * min(1.0, level)
-    fga = round(minutes * 0.38 * level)
-    fgm = round(fga * rng.uniform(0.41, 0.53))
-    fg3a = round(fga * rng.uniform(0.1, 0.4) * (0.4 if year < 2000 else 1))
-    fg3m = round(fg3a * rng.uniform(0.28, 0.4))
-    fta = round(fga * rng.uniform(0.15, 0.35))
-    ftm = round(fta * rng.uniform(0.65, 0.9))
-    oreb, dreb = round(minutes * rng.uniform(0.02, 0.08)), round(minutes * rng.uniform(0.08, 0.22))
-    line = {
-        "PLAYER_AGE": float(year - birth.year),
-        "GP": gp,
-        "GS": float(rng.randint(0, gp)),
-        "MIN": float(round(minutes)),
-        "FGM": fgm,
-        "FGA": fga,
-        "FG3M": fg3m,
-        "FG3A": fg3a,
-        "FTM": ftm,
-        "FTA": fta,
-        "OREB": oreb,
-        "DREB": dreb,
-        "REB": oreb + dreb,
-        "AST": round(minutes * rng.uniform(0.03, 0.2)),
-        "STL": round(minutes * rng.uniform(0.01, 0.04)),
-        "BLK": round(minutes * rng.uniform(0.0, 0.04)),
-        "TOV": round(minutes * rng.uniform(0.03, 0.08)),
-        "PF": round(minutes * rng.uniform(0.05, 0.1)),
-        "PTS": 2 * fgm + fg3m + ftm,
-    }
-    line.update(_rates(line))
-    return line
+def _add_rates(df: pd.DataFrame) -> None:
+    for rate, made, att in (("FG_PCT", "FGM", "FGA"), ("FG3_PCT", "FG3M", "FG3A"), ("FT_PCT", "FTM", "FTA")):
+        df[rate] = np.where(df[att] > 0, (df[made] / df[att].where(df[att] > 0, 1)).round(3), 0.0)
 
 
 # ---------------------------------------------------------------- MLB

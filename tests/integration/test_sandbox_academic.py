@@ -16,7 +16,7 @@ import httpx
 import lxml.html
 import pytest
 
-from prefect_autodata.sandbox.data import load_table
+from prefect_autodata.sandbox.data import is_generated, load_table
 
 FIELDS = ("title", "authors", "abstract", "conference", "track", "paper_link", "bibtex_link", "supp_link")
 _BAD = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -118,7 +118,9 @@ def test_neurips_2017_year_index_and_abstract_pages(client, sandbox_url):
             }
         )
     want = expected("NeurIPS", 2017)
-    assert len(want) == 679
+    assert want
+    if not is_generated():
+        assert len(want) == 679  # the real proceedings of 2017
     assert conference == want[0]["conference"]
     assert_same(got, want)
     pdf = check_file(client, sandbox_url, want[0]["paper_link"], "application/pdf")
