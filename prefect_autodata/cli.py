@@ -254,6 +254,49 @@ def trace_cmd(
         sys.stdout.write(format_trace(events) + "\n")
 
 
+@app.command("plan")
+def plan_cmd(
+    instruction: str = typer.Argument(..., help="What to collect, in one English sentence."),
+    fields: str = typer.Option(None, "--fields", help="Comma-separated field names (override the sentence)."),
+    schema: str = typer.Option(None, "--schema", help="A YAML/JSON file of field names (and types)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the Request as one JSON object."),
+) -> None:
+    """Show how a sentence is read (entity, fields, filters, time scope, kind) without fetching anything."""
+    from prefect_autodata.agents.plan import make_plan, parse_fields, schema_from_file
+    from prefect_autodata.agents.request import check_instruction
+
+    try:
+        check_instruction(instruction)
+        names = parse_fields(fields)
+        pairs = None
+        if schema:
+            if names:
+                raise ConfigError("give --fields or --schema, not both")
+            pairs = schema_from_file(schema)
+        req = make_plan(instruction, fields=names, schema=pairs)
+    except AutoDataError as exc:
+        sys.stderr.write(f"error: {' '.join(str(exc).split())}\n")
+        raise typer.Exit(2 if isinstance(exc, ConfigError) else 1) from None
+    if as_json:
+        emit_json(req.to_json())
+        return
+    out = req.to_json()
+    err.print(f"entity: {out['entity']}  kind: {out['kind']}  coverage: {out['coverage']}")
+    err.print("fields: " + (", ".join(f"{f['name']} ({f['type'] or '?'})" for f in out["fields"]) or "-"))
+    for f in out["filters"]:
+        err.print(f"filter: {f['field']} {f['op']} {f['value']}")
+    if out["time_scope"]:
+        err.print(f"time: {out['time_scope']}")
+    if out["cadence"]:
+        err.print(f"cadence: {out['cadence']}")
+    if out["sources"]:
+        err.print("sources: " + ", ".join(out["sources"]))
+    for a in req.assumptions:
+        err.print(f"assumption: {a}")
+    for q in out["unresolved"]:
+        err.print(f"[bold red]unresolved:[/] {q}")
+
+
 @app.command("collect")
 def collect_cmd(
     instruction: str = typer.Argument(..., help="What to collect, in one sentence."),

@@ -919,7 +919,11 @@ def _choose_fields(
         if kind is not None and typ is None:
             typ = kind.field_types.get(name)
         return RequestField(
-            name=name, normalized=normalize_name(name), type=typ, unit=_unit(name), origin=origin
+            name=name,
+            normalized=normalize_name(name),
+            type=typ or guess_type(normalize_name(name)),
+            unit=_unit(name),
+            origin=origin,
         )
 
     if fields:
@@ -936,11 +940,47 @@ def _choose_fields(
     if kind is not None:
         return [
             RequestField(
-                name=c, normalized=normalize_name(c), type=kind.field_types.get(c), origin="kind_default"
+                name=c,
+                normalized=normalize_name(c),
+                type=kind.field_types.get(c) or _plan_type(c),
+                origin="kind_default",
             )
             for c in kind.fields_for(req)
         ]
     return []
+
+
+_TYPE_HINTS: list[tuple[str, str]] = [
+    (r"(?:^|_)(?:date|day|birthday|birthdate|deadline)(?:$|_)|_(?:at|on)$|posted|published|released", "date"),
+    (r"price|cost|salary|fee|amount|revenue|budget|wage|rent|fare|income", "decimal"),
+    (r"(?:^|_)(?:url|link|website|homepage|href)(?:$|_)", "url"),
+    (
+        r"(?:^|_)(?:year|count|population|capacity|rank|votes|seats|beds|pages|quantity)(?:$|_)|^number_of",
+        "integer",
+    ),
+    (
+        r"rating|score|elevation|height|weight|latitude|longitude|area|percent|length|depth|temperature",
+        "number",
+    ),
+    (
+        r"(?:^|_)(?:name|title|address|phone|email|author|city|country|description|category|genre)(?:$|_)",
+        "string",
+    ),
+]
+
+
+def guess_type(normalized: str) -> str | None:
+    """A first type guess from a field's normalised name; None when the name says nothing."""
+    for pat, typ in _TYPE_HINTS:
+        if re.search(pat, normalized):
+            return typ
+    return None
+
+
+def _plan_type(name: str) -> str:
+    from prefect_autodata.agents.plan import guess_type as by_name
+
+    return by_name(name)
 
 
 def _unit(name: str) -> str | None:
