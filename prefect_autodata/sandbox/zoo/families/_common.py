@@ -152,6 +152,8 @@ class Chrome:
     ads: bool = False
     featured: dict[str, Any] | None = None
     related: list[dict[str, Any]] = field(default_factory=list)
+    featured_idx: int | None = None
+    related_idx: list[int] = field(default_factory=list)
     title_field: str = ""
     prefix: str = ""
 
@@ -179,16 +181,18 @@ class Chrome:
             title_field=kind.title_field,
         )
         if rs.records and rng.random() < 0.35:
-            c.featured = rng.choice(rs.records)
+            c.featured_idx = rng.randrange(len(rs.records))
+            c.featured = rs.records[c.featured_idx]
         if len(rs.records) > 4 and rng.random() < 0.4:
-            c.related = rng.sample(rs.records, 3)
+            c.related_idx = rng.sample(range(len(rs.records)), 3)
+            c.related = [rs.records[i] for i in c.related_idx]
         return c
 
     def _nav(self) -> str:
         links = "".join(f'<a href="{esc(self.href(href))}">{esc(text)}</a> ' for text, href in self.nav)
         return f"<header><nav>{links}</nav><p><strong>{esc(self.site_name)}</strong></p></header>"
 
-    def _noise_top(self) -> str:
+    def _noise_top(self, featured: str | None = None) -> str:
         out = ""
         if self.cookie:
             out += (
@@ -197,7 +201,9 @@ class Chrome:
             )
         if self.ads:
             out += f'<aside class="ad-slot"><p>Advertisement</p><a href="{esc(self.href("/about"))}">Sponsored: upgrade today</a></aside>'
-        if self.featured is not None:
+        if featured is not None:
+            out += featured
+        elif self.featured is not None:
             title = self.featured.get(self.title_field) or ""
             out += f"<aside><h2>Featured</h2><p><b>{esc(title)}</b></p></aside>"
         return out
@@ -218,12 +224,24 @@ class Chrome:
         return f'<footer><p>© {esc(self.site_name)}</p>{gen}<p><a href="{about}">About</a></p></footer>'
 
     def page(
-        self, title: str, main: str, *, head: str = "", h1: str | None = None, listing: bool = True
+        self,
+        title: str,
+        main: str,
+        *,
+        head: str = "",
+        h1: str | None = None,
+        listing: bool = True,
+        featured: str | None = None,
+        related: str | None = None,
     ) -> str:
-        """A full document; ``main`` goes inside <main>, noise outside it."""
+        """A full document; ``main`` goes inside <main>, noise outside it.
+
+        ``featured`` / ``related``: the family's own markup for those records (shaped like the listing's
+        records), replacing the default title-only blocks.
+        """
         heading = f"<h1>{esc(h1)}</h1>" if h1 else ""
-        top = self._noise_top() if listing else ""
-        bottom = (self._related() if listing else "") + self._footer()
+        top = self._noise_top(featured) if listing else ""
+        bottom = ((self._related() if related is None else related) if listing else "") + self._footer()
         return (
             f'<!DOCTYPE html>\n<html lang="{self.lang}">\n<head>\n<meta charset="utf-8">\n'
             f"<title>{esc(title)}</title>\n{head}</head>\n<body>\n{self._nav()}\n{top}\n"
@@ -331,10 +349,13 @@ def listing_routes(
     title: str,
     h1: str | None,
     head: str = "",
+    shaped_noise: bool = False,
 ) -> tuple[list[BaseRoute], list[str]]:
     """Routes serving the paginated listing at ``entry`` and every listing page's path (entry first).
 
-    ``render(indices, total_html)`` returns the records' markup for one page.
+    ``render(indices, extra)`` returns the records' markup for one page (``extra`` is ``"noise"`` when
+    the markup goes into a featured/related block: no element ids then). ``shaped_noise``: the
+    featured and related blocks (outside <main>) use that same markup, so they look like records.
     """
     n = len(rs.records)
     size = max(1, pager.size)
@@ -362,9 +383,15 @@ def listing_routes(
                 bits.append(f'<a href="{esc(chrome.href(href(cur + 1)))}" rel="next">Next »</a>')
         return f"<nav{namer.attr('pager')}>{' '.join(bits)}</nav>"
 
+    featured = related = None
+    if shaped_noise and chrome.featured_idx is not None:
+        featured = f"<aside><h2>Featured</h2>{render([chrome.featured_idx], 'noise')}</aside>"
+    if shaped_noise and chrome.related_idx:
+        related = f"<aside><h2>You may also like</h2>{render(list(chrome.related_idx), 'noise')}</aside>"
+
     def doc(indices: list[int], lo: int, hi: int, nav: str) -> str:
         body = total_html(lo, hi) + render(indices, "") + nav
-        return chrome.page(title, body, head=head, h1=h1)
+        return chrome.page(title, body, head=head, h1=h1, featured=featured, related=related)
 
     if pager.mode == "single" or n <= size and pager.mode not in ("letter", "year"):
 

@@ -71,7 +71,7 @@ class CardGrid:
                 rec = rs.records[i]
                 t = esc(rec.get(kind.title_field))
                 link = f'<a href="{esc(b.chrome.href(href(i)))}">{t}</a>'
-                rid = f' id="card-{i + 1}"' if ids else ""
+                rid = f' id="card-{i + 1}"' if ids and _extra != "noise" else ""
                 body = "".join(card_field(f, rec) for f in card_fields)
                 cards.append(f"<div{rid}{b.namer.attr('card')}><{heading}>{link}</{heading}>{body}</div>")
             return f'<div{b.namer.attr("list")} style="{grid}">{"".join(cards)}</div>'
@@ -85,6 +85,7 @@ class CardGrid:
             render,
             title=f"{kind.plural.capitalize()} | {b.site_name}",
             h1=rng.choice((None, kind.plural.capitalize(), f"Browse {kind.plural}")),
+            shaped_noise=True,
         )
         fields = {kind.title_field: spec(f"./{heading}/a")} if kind.title_field in b.order else {}
         for k, f in enumerate(card_fields, start=1):

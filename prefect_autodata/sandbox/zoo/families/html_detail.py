@@ -72,6 +72,7 @@ class DetailPages:
             render,
             title=f"{kind.plural.capitalize()} — {b.site_name}",
             h1=f"All {kind.plural}",
+            shaped_noise=True,
         )
         item = "//main//table//tr[td/a]" if list_tag == "table" else f"//main//{list_tag}/li[a]"
         link = "./td/a/@href" if list_tag == "table" else "./a/@href"

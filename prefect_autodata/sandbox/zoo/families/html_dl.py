@@ -56,6 +56,7 @@ class DefinitionBlocks:
             render,
             title=f"{kind.plural.capitalize()} at {b.site_name}",
             h1=kind.plural.capitalize(),
+            shaped_noise=True,
         )
         fields = {f: spec(f"./dl/dd[{k}]") for k, f in enumerate(shown, start=1)}
         if not title_in_dl and kind.title_field in b.order:

@@ -62,6 +62,7 @@ class DivRows:
             render,
             title=f"{rs.kind.plural.capitalize()} · {b.site_name}",
             h1=rs.kind.plural.capitalize(),
+            shaped_noise=True,
         )
         fields = {f: spec(f"./div[{k}]") for k, f in enumerate(order, start=1)}
         notes = base_notes(

@@ -50,7 +50,7 @@ class ItemList:
             items = []
             for i in indices:
                 rec = rs.records[i]
-                rid = f' id="i{i + 1}"' if ids else ""
+                rid = f' id="i{i + 1}"' if ids and _extra != "noise" else ""
                 t = f"<{title_tag}{b.namer.attr('title')}>{esc(rec.get(kind.title_field))}</{title_tag}>"
                 items.append(
                     f"<li{rid}{b.namer.attr('item')}>{t} {sep.join(field_html(f, rec) for f in others)}</li>"
@@ -66,6 +66,7 @@ class ItemList:
             render,
             title=f"{b.site_name}: {kind.plural}",
             h1=rng.choice((None, kind.plural.capitalize())),
+            shaped_noise=True,
         )
         fields = {kind.title_field: spec(f"./{title_tag}")} if kind.title_field in b.order else {}
         for k, f in enumerate(others, start=1):

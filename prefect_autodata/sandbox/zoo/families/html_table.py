@@ -52,7 +52,7 @@ class TableListing:
             body = []
             for i in indices:
                 r = rs.records[i]
-                rid = f' id="{rs.kind.name[:3]}-{i + 1}"' if row_ids else ""
+                rid = f' id="{rs.kind.name[:3]}-{i + 1}"' if row_ids and _extra != "noise" else ""
                 cells = "".join(
                     f"<td>{split_value(r[f], split) if r.get(f) is not None else ''}</td>" for f in order
                 )
@@ -71,6 +71,7 @@ class TableListing:
             render,
             title=f"{rs.kind.plural.capitalize()} — {b.site_name}",
             h1=rs.kind.plural.capitalize(),
+            shaped_noise=True,
         )
         fields = {f: spec(f"./td[{k + 1}]") for k, f in enumerate(order)}
         notes = base_notes(

@@ -54,6 +54,7 @@ class TextLines:
             render,
             title=f"{rs.kind.plural.capitalize()} (plain list) — {b.site_name}",
             h1=None,
+            shaped_noise=True,
         )
         notes = base_notes(
             b,

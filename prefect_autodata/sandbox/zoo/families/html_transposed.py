@@ -51,6 +51,7 @@ class TransposedTable:
             render,
             title=f"{rs.kind.plural.capitalize()} compared — {b.site_name}",
             h1=rs.kind.plural.capitalize(),
+            shaped_noise=True,
         )
         first = 2 if corner else 1
         rows = {f: k + first for k, f in enumerate(order)}
