@@ -95,14 +95,39 @@ def sandbox_tasks(as_json: bool = typer.Option(False, "--json", help="Print the 
     Console().print(table)
 
 
+def _prefect_defaults() -> None:
+    """Before Prefect is imported: no telemetry, time for an ephemeral API to migrate a fresh database,
+    and Prefect's own console lines kept to warnings (our progress says what the tasks do)."""
+    import os
+
+    os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+    os.environ.setdefault("DO_NOT_TRACK", "1")
+    os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "300")
+    os.environ.setdefault("PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", "WARNING")
+
+
+def _api_label() -> str:
+    from prefect.settings import PREFECT_API_URL
+
+    return PREFECT_API_URL.value() or "Prefect's ephemeral API"
+
+
 @app.command("run")
 def run_cmd(
     spec: str = typer.Argument(
         ..., help="A spec YAML path, a workspace collector name, or a shipped example name."
     ),
     db: str = typer.Option(None, "--db", help="DuckDB file to land in (default: the workspace database)."),
+    destination_block: str = typer.Option(
+        None, "--destination-block", help="A saved DuckDBDestination block to land in (wins over --db)."
+    ),
+    crawler_block: str = typer.Option(
+        None, "--crawler-block", help="A saved CrawlerPolicy block (politeness and crawl bounds)."
+    ),
     sandbox: bool = typer.Option(
-        False, "--sandbox", help="Start the built-in sandbox on a free port and point the spec's URLs at it."
+        False,
+        "--sandbox",
+        help="Start the built-in sandbox on a free port and fetch the spec's hosts from it.",
     ),
     as_json: bool = typer.Option(
         False, "--json", help="Print one JSON object (status, table, db, rows, run_id)."
@@ -115,12 +140,19 @@ def run_cmd(
     ),
     no_checks: bool = typer.Option(False, "--no-checks", help="Land without validating."),
 ) -> None:
-    """Run a collector once (fetch -> extract -> validate -> land with lineage); reruns never call an LLM."""
-    from prefect_autodata.flows.run_collector import resolve_spec, run_spec
-    from prefect_autodata.runtime.spec import mirrored
+    """Run a collector once as a ``run_collector`` flow run (fetch -> extract -> validate -> land with
+    lineage) on PREFECT_API_URL, else Prefect's ephemeral API; reruns never call an LLM."""
+    import os
 
+    _prefect_defaults()
+    from prefect_autodata.ui import LiveProgress, TaskLogForwarder
+
+    live = LiveProgress(err, title="autodata run")
+    progress = live.__enter__()
     try:
-        _check_input_file(spec, "spec")
+        from prefect_autodata.flows.run_collector import resolve_spec, run_collector_flow_run
+        from prefect_autodata.runtime.fetch import MIRROR_ENV
+
         collector = resolve_spec(spec)
         check_spec = None if no_checks else _collector_checks(spec, collector.name, checks)
         server = None
@@ -129,13 +161,19 @@ def run_cmd(
 
             sandbox_secrets(collector)  # unset secrets get a throwaway token the sandbox accepts
             server = SandboxServer().start()
-            collector = mirrored(collector, server.base_url)
+            os.environ[MIRROR_ENV] = server.base_url  # the fetcher maps the real hosts onto it
         try:
-            result = run_spec(collector, db, checks=check_spec)
+            progress("prefect", f"run_collector flow run for {collector.name} on {_api_label()}")
+            with TaskLogForwarder(progress):
+                result = run_collector_flow_run(
+                    collector, destination_block or db, checks=check_spec, crawler=crawler_block
+                )
         finally:
             if server is not None:
                 server.stop()
+                os.environ.pop(MIRROR_ENV, None)
     except AutoDataError as exc:
+        live.__exit__(None, None, None)
         if as_json:
             emit_json(
                 {"status": "failed", "error": str(exc), "table": None, "db": db, "rows": 0, "run_id": None}
@@ -143,12 +181,14 @@ def run_cmd(
             raise typer.Exit(2 if isinstance(exc, ConfigError) else 1) from None
         _fail(exc)
         return
+    live.__exit__(None, None, None)
     if as_json:
         emit_json(result.summary())
     elif result.ok:
         err.print(
             f"[bold green]{result.status}[/] {result.collector}: {result.rows_landed} rows landed in "
-            f"{result.table} ({result.db}), {result.rows_rejected} rejected, run {result.run_id}"
+            f"{result.table} ({result.db}), {result.rows_rejected} rejected, run {result.run_id}",
+            overflow="ignore",
         )
         for w in result.warnings:
             err.print(f"  [yellow]warning:[/] {w}")
@@ -157,6 +197,8 @@ def run_cmd(
                 f"  checks: {result.checks_status}, {result.rows_quarantined} rows quarantined "
                 f"(`autodata report {result.collector}` for the Data Docs page)"
             )
+        if result.flow_run_id:
+            err.print(f"  flow run: {result.flow_run_id} (`autodata trace {result.run_id}`)")
     else:
         err.print(f"[bold red]{result.status}:[/] {result.collector}: {result.error} (run {result.run_id})")
     if not result.ok:
@@ -239,7 +281,7 @@ def trace_cmd(
     from prefect_autodata.workspace import Workspace
 
     try:
-        path = find_trace(Workspace.default().traces_dir, run)
+        path = _resolve_trace(Workspace.default(), run, find_trace)
         events = Trace.load(path)
         if png:
             err.print(f"hypergraph picture: {to_png(events, png)}")
@@ -252,6 +294,58 @@ def trace_cmd(
         sys.stdout.write(to_mermaid(events) + "\n")
     else:
         sys.stdout.write(format_trace(events) + "\n")
+
+
+def _resolve_trace(ws, ref: str, find_trace):
+    """A trace path, a collect id (``collect-…`` or its hex part), a run id, a collector name, or a
+    unique prefix of any of them -> the trace file; one clear error naming what was tried."""
+    tried = []
+    for candidate in (ref, f"collect-{ref}"):
+        try:
+            return find_trace(ws.traces_dir, candidate)
+        except ConfigError as exc:
+            if "ambiguous" in str(exc):
+                raise
+            tried.append(candidate)
+    index = ws.read_runs_index()
+    for kind in ("runs", "collectors"):
+        table = index.get(kind, {})
+        hits = sorted({trace for key, trace in table.items() if key == ref}) or sorted(
+            {trace for key, trace in table.items() if key.startswith(ref)}
+        )
+        if len(hits) > 1:
+            raise ConfigError(f"{ref!r} is ambiguous: {kind} {', '.join(hits[:5])}")
+        if hits:
+            return find_trace(ws.traces_dir, hits[0])
+    collector = _collector_of_run(ws, ref)
+    if collector and collector in index.get("collectors", {}):
+        return find_trace(ws.traces_dir, index["collectors"][collector])
+    raise ConfigError(
+        f"no trace for {ref!r} in {ws.traces_dir}: not a collect id, run id or collector name "
+        "(`autodata ls` lists collectors and their last run)"
+    )
+
+
+def _collector_of_run(ws, ref: str) -> str | None:
+    """The collector of run ``ref`` (or a unique run-id prefix) from the workspace database's lineage."""
+    if not ws.db_path.is_file():
+        return None
+    import duckdb
+
+    try:
+        con = duckdb.connect(str(ws.db_path), read_only=True)
+    except duckdb.Error:
+        return None
+    try:
+        rows = con.execute(
+            "SELECT DISTINCT collector FROM _autodata_runs WHERE run_id = ? OR starts_with(run_id, ?)",
+            [ref, ref],
+        ).fetchall()
+    except duckdb.Error:
+        return None
+    finally:
+        con.close()
+    return rows[0][0] if len(rows) == 1 else None
 
 
 @app.command("plan")
@@ -313,6 +407,30 @@ def collect_cmd(
     deploy: bool = typer.Option(
         True, "--deploy/--no-deploy", help="Register a scheduled Prefect deployment."
     ),
+    schedule: str = typer.Option(
+        None,
+        "--schedule",
+        help="The deployment's schedule: a phrase ('every weekday after market close', 'daily at 6am'), "
+        "cron, interval or RRule (default: the cadence in the instruction).",
+    ),
+    timezone: str = typer.Option(
+        None, "--timezone", help="IANA timezone of the schedule (e.g. America/New_York)."
+    ),
+    destination_block: str = typer.Option(
+        None, "--destination-block", help="A saved DuckDBDestination block to land in (wins over --db)."
+    ),
+    llm_block: str = typer.Option(
+        None, "--llm-block", help="A saved LLMEndpointCredentials block (implies --backend llm)."
+    ),
+    crawler_block: str = typer.Option(
+        None, "--crawler-block", help="A saved CrawlerPolicy block (politeness and crawl bounds)."
+    ),
+    search_block: str = typer.Option(
+        None, "--search-block", help="A saved SearchProviderCredentials block for the research agents."
+    ),
+    force: bool = typer.Option(
+        False, "--force", help="Replace an existing collector of the same name without asking."
+    ),
     search_url: str = typer.Option(None, "--search-url", help="SearXNG-compatible search endpoint base URL."),
     sandbox: bool = typer.Option(
         False, "--sandbox", help="Start the built-in sandbox web on a free port for this run."
@@ -320,11 +438,11 @@ def collect_cmd(
     chaos: str = typer.Option("none", "--chaos", help="With --sandbox: none, flaky or hostile."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object on stdout."),
 ) -> None:
-    """Research sources, write a collector and its checks, run it, validate, and land the rows in DuckDB."""
+    """Research sources, write a collector and its checks, run it, validate, and land the rows in DuckDB
+    (one ``collect`` flow run on PREFECT_API_URL, else Prefect's ephemeral API)."""
+    _prefect_defaults()
     from prefect_autodata.agents.plan import fields_from_schema_file, parse_fields
-    from prefect_autodata.flows.collect import collect
-    from prefect_autodata.sandbox.server import sandbox_secrets
-    from prefect_autodata.ui import LiveProgress
+    from prefect_autodata.ui import LiveProgress, TaskLogForwarder
 
     live = LiveProgress(err, title="autodata collect")
     progress = live.__enter__()
@@ -334,25 +452,34 @@ def collect_cmd(
             raise ConfigError(f"--backend must be offline or llm, not {backend!r}")
         if chaos not in ("none", "flaky", "hostile"):
             raise ConfigError(f"--chaos must be none, flaky or hostile, not {chaos!r}")
+        if name is not None:
+            from prefect_autodata.workspace import validate_name
+
+            validate_name(name)
+        if schedule or timezone:
+            from prefect_autodata.deployments.schedule import parse_schedule
+
+            parse_schedule(schedule or "daily", timezone=timezone)  # bad input fails before research
         names = parse_fields(fields)
         if schema:
             if names:
                 raise ConfigError("give --fields or --schema, not both")
-            _check_input_file(schema, "schema file")
             names = fields_from_schema_file(schema)
         sources = list(source or [])
-        _check_sources(sources)
         mirror = None
+        prepare = None
         if sandbox:
             import re
 
-            from prefect_autodata.sandbox.server import SandboxServer
+            from prefect_autodata.sandbox.server import SandboxServer, sandbox_secrets
 
             server = SandboxServer(chaos=chaos).start()
             mirror = server.base_url
+            prepare = sandbox_secrets
             search_url = search_url or mirror
             sources = [s if s.startswith(mirror) else re.sub(r"^https?://", mirror + "/", s) for s in sources]
-        result = collect(
+        progress("prefect", f"collect flow run on {_api_label()}")
+        result = _collect_flow_run(
             instruction,
             sources=sources,
             fields=names,
@@ -362,10 +489,23 @@ def collect_cmd(
             search_url=search_url,
             mirror=mirror,
             deploy=deploy,
-            prepare=sandbox_secrets if sandbox else None,
-            progress=progress,
+            schedule=schedule,
+            timezone=timezone,
+            destination=destination_block,
+            llm=llm_block,
+            crawler=crawler_block,
+            search=search_block,
+            hooks={
+                "prepare": prepare,
+                "progress": progress,
+                "confirm": None if force else _confirm_overwrite(live, interactive=not as_json),
+            },
+            forwarder=TaskLogForwarder(progress),
         )
     except AutoDataError as exc:
+        live.__exit__(None, None, None)
+        if server is not None:
+            server.stop()
         if as_json:
             emit_json(
                 {
@@ -384,10 +524,9 @@ def collect_cmd(
             raise typer.Exit(2 if isinstance(exc, ConfigError) else 1) from None
         _fail(exc)
         return
-    finally:
-        live.__exit__(None, None, None)
-        if server is not None:
-            server.stop()
+    live.__exit__(None, None, None)
+    if server is not None:
+        server.stop()
     if as_json:
         emit_json(result.model_dump(mode="json"))
     elif result.ok:
@@ -397,8 +536,11 @@ def collect_cmd(
         if result.db and result.name and result.run_id:
             page = Path(result.db).parent / "data_docs" / result.name / f"{result.run_id}.html"
             report_page = str(page) if page.exists() else None
+        schedule_line = "not scheduled"
+        if result.schedule:
+            schedule_line = result.schedule + (" — incremental" if result.incremental else "")
         print_summary(
-            f"{result.status}: {result.name}",
+            f"[bold green]{result.status}[/]: {result.name}",
             [
                 ("table", f"{result.table} in {result.db}"),
                 (
@@ -407,7 +549,9 @@ def collect_cmd(
                 ),
                 ("checks", f"{result.checks_status or 'none'} ({result.checks})"),
                 ("report", report_page or "not built"),
-                ("deployment", f"run_collector/{result.name}" if result.deployed else "not deployed"),
+                ("deployment", result.deployment or "not deployed"),
+                ("schedule", schedule_line if result.deployed else None),
+                ("next runs", "; ".join(result.next_runs) if result.next_runs else None),
                 ("spec", f"{result.spec} (version {result.spec_version})"),
                 ("time", f"{result.seconds:.1f}s total, agents {result.agent_seconds:.1f}s"),
                 ("tokens / cost", f"{result.tokens} / ${result.cost_usd:.4f} ({result.backend})"),
@@ -421,10 +565,52 @@ def collect_cmd(
         err.print("[bold red]cannot collect this yet[/] — the instruction is missing:")
         for m in result.missing:
             err.print(f"  - {m}")
+    elif result.status == "kept":
+        err.print(f"[yellow]kept[/] {result.error}")
     else:
         err.print(f"[bold red]{result.status}:[/] {result.error} (trace {result.trace_id})")
     if not result.ok:
         raise typer.Exit(1)
+
+
+def _collect_flow_run(instruction: str, *, hooks: dict, forwarder, **params):
+    """``collect_flow`` as one flow run; its CollectResult whether it succeeded or not."""
+    from prefect_autodata.flows.collect import CollectResult
+    from prefect_autodata.flows.collect_flow import CLI_HOOKS, CollectFailed, collect_flow
+
+    token = CLI_HOOKS.set(hooks)
+    try:
+        with forwarder:
+            state = collect_flow(instruction, **params, return_state=True)
+    finally:
+        CLI_HOOKS.reset(token)
+    if state.is_completed():
+        return CollectResult.model_validate(state.result())
+    exc = state.result(raise_on_failure=False)
+    if isinstance(exc, CollectFailed):
+        return exc.result
+    if isinstance(exc, AutoDataError):
+        raise exc
+    raise AutoDataError(f"the collect flow run ended {state.type.value.lower()}: {exc or state.message}")
+
+
+def _confirm_overwrite(live, *, interactive: bool):
+    """Show the spec diff of an existing collector and ask; without a terminal, keep it (use --force)."""
+
+    def confirm(name: str, old: str, new: str) -> bool:
+        from prefect_autodata.flows.collect_flow import spec_diff
+
+        diff = spec_diff(old, new, name)
+        if not interactive or not sys.stdin.isatty():
+            err.print(f"collector {name!r} exists; its spec would change ({diff.count(chr(10))} diff lines)")
+            return False
+        live.__exit__(None, None, None)
+        from rich.syntax import Syntax
+
+        err.print(Syntax(diff, "diff", word_wrap=True))
+        return typer.confirm(f"replace collector {name!r} with this spec?", default=False, err=True)
+
+    return confirm
 
 
 @app.command("bench")

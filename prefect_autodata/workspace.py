@@ -10,6 +10,7 @@ Layout (all paths derive from here so every module agrees)::
     <root>/data_docs/                    GE Data Docs (offline-readable)
     <root>/cache/                        OHCache local artifact store
     <root>/traces/                       OHCache traces (JSONL)
+    <root>/traces/runs.json              run id -> the collect trace that made its collector
     <root>/prefect.yaml                  generated deployments
 """
 
@@ -80,6 +81,31 @@ class Workspace:
     @property
     def prefect_yaml(self) -> Path:
         return self.root / "prefect.yaml"
+
+    @property
+    def runs_index(self) -> Path:
+        return self.traces_dir / "runs.json"
+
+    def record_run_trace(self, run_id: str, trace_id: str, collector: str) -> None:
+        """Remember which collect trace a run belongs to, so ``autodata trace <run id>`` finds it."""
+        import json
+
+        index = self.read_runs_index()
+        index.setdefault("runs", {})[run_id] = trace_id
+        index.setdefault("collectors", {})[collector] = trace_id
+        self.traces_dir.mkdir(parents=True, exist_ok=True)
+        tmp = self.runs_index.with_suffix(".tmp")
+        tmp.write_text(json.dumps(index, indent=1, sort_keys=True), encoding="utf-8")
+        tmp.replace(self.runs_index)
+
+    def read_runs_index(self) -> dict:
+        import json
+
+        try:
+            data = json.loads(self.runs_index.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
 
     def ensure(self) -> Workspace:
         self.root.mkdir(parents=True, exist_ok=True)

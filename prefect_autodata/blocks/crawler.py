@@ -7,13 +7,13 @@ from typing import ClassVar
 from prefect.blocks.core import Block
 from pydantic import Field
 
-from prefect_autodata.blocks.llm import LOGO
+from prefect_autodata.blocks.llm import LOGO, load_block
 
 
 class CrawlerPolicy(Block):
     """Bounded-BFS limits and politeness settings for discovery crawls."""
 
-    _block_type_name: ClassVar[str] = "Crawler Policy"
+    _block_type_name: ClassVar[str] = "Autodata Crawler Policy"
     _block_type_slug: ClassVar[str] = "autodata-crawler-policy"
     _logo_url: ClassVar[str] = LOGO  # type: ignore[assignment]
     _documentation_url: ClassVar[str] = (
@@ -59,3 +59,28 @@ policy = CrawlerPolicy.load("BLOCK_NAME")
         from prefect_autodata.runtime.policy import FetchPolicy
 
         return FetchPolicy(rate_limit_per_host=self.rate_limit_per_host, respect_robots=self.respect_robots)
+
+    def apply(self, spec):
+        """The spec with this politeness on every request and these bounds on its crawl sources."""
+        data = spec.model_dump(mode="json", exclude_none=True)
+        data["politeness"] = {
+            **data.get("politeness", {}),
+            "rate_limit_per_host": self.rate_limit_per_host,
+            "respect_robots": self.respect_robots,
+        }
+        for source in data["sources"]:
+            if source.get("kind") == "crawl":
+                source["crawl"] = {
+                    **(source.get("crawl") or {}),
+                    "width": self.width,
+                    "depth": self.depth,
+                    "pages": self.pages,
+                    "attempts": self.attempts,
+                    "concurrency": self.concurrency,
+                }
+        return type(spec).model_validate(data)
+
+
+def load_crawler_policy(name: str) -> CrawlerPolicy:
+    """The saved CrawlerPolicy block ``name`` (one clear error when missing)."""
+    return load_block(CrawlerPolicy, name, "--crawler-block")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from prefect.blocks.core import Block
 from pydantic import Field, SecretStr
@@ -11,11 +11,34 @@ from prefect_autodata.agents.budget import Budget, ModelPrice
 
 LOGO = "https://raw.githubusercontent.com/PrefectHQ/prefect/420d0d6a78bb6df1fc18bcf188fdad43c1d22ea9/assets/block-logos/webhook.png"
 
+B = TypeVar("B", bound=Block)
+
+
+def load_block(cls: type[B], name: str, option: str = "block") -> B:
+    """``cls.load(name)`` with one clear ConfigError naming the block when it is missing or unreadable."""
+    from prefect_autodata.errors import ConfigError
+
+    if not name or not name.strip():
+        raise ConfigError(f"{option}: empty block name")
+    from prefect_autodata.errors import TerminalError
+
+    try:
+        return cls.load(name.strip())
+    except ValueError as exc:
+        raise ConfigError(
+            f"{option}: no {cls.get_block_type_name()} block named {name!r} "
+            f"(create it in the Prefect UI under Blocks, or with {cls.__name__}(...).save({name!r}))"
+        ) from exc
+    except Exception as exc:  # the Prefect API is unreachable or answered an error
+        raise TerminalError(
+            f"{option}: could not load block {name!r}: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+        ) from exc
+
 
 class LLMEndpointCredentials(Block):
     """Credentials and limits for an OpenAI-compatible chat endpoint (OpenAI, Azure, vLLM, Ollama, llama.cpp)."""
 
-    _block_type_name: ClassVar[str] = "LLM Endpoint Credentials"
+    _block_type_name: ClassVar[str] = "Autodata LLM Endpoint Credentials"
     _block_type_slug: ClassVar[str] = "autodata-llm-endpoint-credentials"
     _logo_url: ClassVar[str] = LOGO  # type: ignore[assignment]
     _documentation_url: ClassVar[str] = (
@@ -64,3 +87,8 @@ settings = llm.settings()
             budget=self.budget,
             stream=self.stream,
         )
+
+
+def load_llm(name: str) -> LLMEndpointCredentials:
+    """The saved LLMEndpointCredentials block ``name`` (one clear error when missing)."""
+    return load_block(LLMEndpointCredentials, name, "--llm-block")

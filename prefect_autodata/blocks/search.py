@@ -7,13 +7,13 @@ from typing import ClassVar
 from prefect.blocks.core import Block
 from pydantic import Field, SecretStr
 
-from prefect_autodata.blocks.llm import LOGO
+from prefect_autodata.blocks.llm import LOGO, load_block
 
 
 class SearchProviderCredentials(Block):
     """Connection details of a web search API used by the web and tool agents."""
 
-    _block_type_name: ClassVar[str] = "Search Provider Credentials"
+    _block_type_name: ClassVar[str] = "Autodata Search Provider Credentials"
     _block_type_slug: ClassVar[str] = "autodata-search-provider-credentials"
     _logo_url: ClassVar[str] = LOGO  # type: ignore[assignment]
     _documentation_url: ClassVar[str] = (
@@ -31,3 +31,8 @@ search = SearchProviderCredentials.load("BLOCK_NAME")
     provider: str = Field(default="generic", description="Provider name, e.g. brave, bing, searxng, generic.")
     base_url: str = Field(description="Search endpoint URL.")
     api_key: SecretStr | None = Field(default=None, description="API key; empty for keyless providers.")
+
+
+def load_search(name: str) -> SearchProviderCredentials:
+    """The saved SearchProviderCredentials block ``name`` (one clear error when missing)."""
+    return load_block(SearchProviderCredentials, name, "--search-block")

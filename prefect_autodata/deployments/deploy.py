@@ -41,6 +41,8 @@ class DeploymentPlan(BaseModel):
     job_variables: dict[str, Any] = Field(default_factory=dict)
     tags: list[str] = Field(default_factory=list)
     secrets: list[str] = Field(default_factory=list, description="Names of {secret:NAME} the spec needs.")
+    incremental: bool = False
+    warnings: list[str] = Field(default_factory=list)
     build: list[dict[str, Any]] | None = None
     push: list[dict[str, Any]] | None = None
 
@@ -83,6 +85,9 @@ class DeployResult(BaseModel):
     dockerfile: str | None = None
     secrets_stored: list[str] = Field(default_factory=list)
     applied: bool = False
+    next_runs: list[str] = Field(default_factory=list, description="The schedule's next three runs.")
+    incremental: bool = Field(False, description="Each run resumes from the last landed cursor.")
+    warnings: list[str] = Field(default_factory=list)
 
 
 def _resolve(spec_or_name: CollectorSpec | str | Path, ws: Workspace) -> tuple[CollectorSpec, Path | None]:
@@ -128,14 +133,21 @@ def plan_deployment(
     mirror: str | None = None,
     checks: Any = None,
     name: str | None = None,
+    timezone: str | None = None,
+    destination: str | None = None,
+    today: Any = None,
 ) -> DeploymentPlan:
-    """Decide the deployment: parameters (spec reference, DuckDB path, checks), schedule, pool.
+    """Decide the deployment: parameters (spec reference, destination, checks), schedule, pool.
 
-    ``mirror`` (tests, demo): the spec's hosts are served by a local mirror, so the deployment carries
-    the mirrored spec as data instead of a path. ``schedule`` wins over a cadence in ``instruction``.
+    ``schedule`` wins over a cadence in ``instruction``; ``timezone`` overrides the phrase's. A
+    scheduled spec with a fixed date range is opened (``deployments.incremental``); one whose range
+    ended in the past is not scheduled (a warning says why). ``destination``: a DuckDB path or a
+    DuckDBDestination block name (default: the workspace database). ``mirror`` (demo, tests): a
+    mirror base URL kept as the ``AUTODATA_MIRROR`` job variable; the spec keeps the real hosts.
     """
+    from prefect_autodata.deployments.incremental import open_ended
     from prefect_autodata.deployments.schedule import schedule_from_instruction
-    from prefect_autodata.runtime.spec import mirrored, secret_names
+    from prefect_autodata.runtime.spec import secret_names
 
     ws = (workspace or Workspace.default()).ensure()
     spec, path = _resolve(spec_or_name, ws)
@@ -143,12 +155,30 @@ def plan_deployment(
     if isinstance(schedule, ScheduleSpec):
         sched = schedule
     elif schedule:
-        sched = parse_schedule(schedule)
+        sched = parse_schedule(schedule, timezone=timezone)
     else:
         sched = schedule_from_instruction(instruction or "") if instruction else None
+        if sched is not None and timezone:
+            sched = parse_schedule(sched.phrase or "", timezone=timezone)
+    warnings: list[str] = []
+    incremental = spec.incremental is not None
+    if sched is not None:
+        opened = open_ended(spec, today)
+        if opened.closed_past:
+            warnings.append(f"not scheduled: {opened.note}")
+            sched = None
+        elif opened.spec.version != spec.version:
+            spec = opened.spec
+            warnings.append(f"scheduled incrementally ({opened.note})")
+            if path is not None and Path(path).resolve() == ws.spec_path(spec.name).resolve():
+                spec.save(path)  # the workspace collector is now the open-ended one (reviewable diff)
+            else:
+                path = None
+                spec_or_name = spec
+        incremental = opened.incremental
     spec_param: str | dict
-    if mirror:
-        spec_param = yaml.safe_load(mirrored(spec, mirror).to_yaml())
+    if path is None and isinstance(spec_or_name, CollectorSpec):
+        spec_param = yaml.safe_load(spec.to_yaml())
     elif docker:
         spec_param = f"collectors/{spec.name}/spec.yaml" if path is not None else spec.name
     else:
@@ -157,10 +187,19 @@ def plan_deployment(
         checks = checks.model_dump(mode="json", exclude_none=True)
     checks = checks if checks is not None else _checks_for(spec, ws)
     root = "/opt/autodata/workspace" if docker else str(ws.root)
-    parameters: dict[str, Any] = {"spec": spec_param, "destination": f"{root}/autodata.duckdb"}
+    if destination:
+        from prefect_autodata.blocks.duckdb import looks_like_path
+
+        if looks_like_path(destination) and not docker:
+            destination = str(Path(destination).resolve())
+    parameters: dict[str, Any] = {"spec": spec_param, "destination": destination or f"{root}/autodata.duckdb"}
     if checks:
         parameters["checks"] = checks
     env = {"AUTODATA_WORKSPACE": root, "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
+    if mirror:
+        from prefect_autodata.runtime.fetch import MIRROR_ENV
+
+        env[MIRROR_ENV] = mirror.rstrip("/")
     plan = DeploymentPlan(
         name=name or spec.name,
         collector=spec.name,
@@ -173,6 +212,8 @@ def plan_deployment(
         job_variables={"env": env} if docker else {"env": env, "working_dir": root},
         tags=["autodata", *spec.tags],
         secrets=sorted(secret_names(spec)),
+        incremental=incremental,
+        warnings=warnings,
     )
     if docker:
         from prefect_autodata.deployments.docker import docker_steps
@@ -224,6 +265,11 @@ def write_prefect_yaml(plan: DeploymentPlan, path: Path) -> Path:
     )
     tmp.replace(path)
     return path
+
+
+def _when(t: Any) -> str:
+    """``Tue 2026-12-01 17:30 EST``: a run time as a person reads it."""
+    return t.strftime("%a %Y-%m-%d %H:%M %Z").strip()
 
 
 def ensure_work_pool(name: str, pool_type: Literal["process", "docker"] = "process") -> None:
@@ -303,6 +349,10 @@ def deploy_collector(
     mirror: str | None = None,
     checks: Any = None,
     apply: bool = True,
+    timezone: str | None = None,
+    destination: str | None = None,
+    today: Any = None,
+    name: str | None = None,
 ) -> DeployResult:
     """Write the deployment into the workspace's prefect.yaml and register it with Prefect.
 
@@ -319,6 +369,10 @@ def deploy_collector(
         docker=docker,
         mirror=mirror,
         checks=checks,
+        timezone=timezone,
+        destination=destination,
+        today=today,
+        name=name,
     )
     dockerfile = None
     if docker:
@@ -330,9 +384,12 @@ def deploy_collector(
         name=plan.name,
         deployment=plan.full_name,
         work_pool=plan.work_pool,
-        schedule=plan.schedule.describe() if plan.schedule else None,
+        schedule=plan.schedule.in_words() if plan.schedule else None,
         prefect_yaml=str(path),
         dockerfile=dockerfile,
+        next_runs=[_when(t) for t in plan.schedule.next_runs(3)] if plan.schedule else [],
+        incremental=plan.incremental,
+        warnings=plan.warnings,
     )
     if not apply:
         return result

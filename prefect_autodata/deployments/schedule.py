@@ -8,6 +8,7 @@ schedule kinds. ``parse_schedule`` turns either form into a typed ``ScheduleSpec
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError, model_validator
@@ -26,6 +27,63 @@ _DAYS = {
     "friday": 5,
     "saturday": 6,
     "sunday": 0,
+}
+# place names and abbreviations a phrase may use for its timezone ("at 9am in New York", "02:00 UTC")
+_ZONES = {
+    "new york": "America/New_York",
+    "nyc": "America/New_York",
+    "eastern": "America/New_York",
+    "et": "America/New_York",
+    "est": "America/New_York",
+    "edt": "America/New_York",
+    "chicago": "America/Chicago",
+    "central": "America/Chicago",
+    "ct": "America/Chicago",
+    "cst": "America/Chicago",
+    "cdt": "America/Chicago",
+    "denver": "America/Denver",
+    "los angeles": "America/Los_Angeles",
+    "san francisco": "America/Los_Angeles",
+    "pacific": "America/Los_Angeles",
+    "pt": "America/Los_Angeles",
+    "pst": "America/Los_Angeles",
+    "pdt": "America/Los_Angeles",
+    "toronto": "America/Toronto",
+    "sao paulo": "America/Sao_Paulo",
+    "london": "Europe/London",
+    "paris": "Europe/Paris",
+    "berlin": "Europe/Berlin",
+    "frankfurt": "Europe/Berlin",
+    "amsterdam": "Europe/Amsterdam",
+    "zurich": "Europe/Zurich",
+    "madrid": "Europe/Madrid",
+    "moscow": "Europe/Moscow",
+    "dubai": "Asia/Dubai",
+    "mumbai": "Asia/Kolkata",
+    "india": "Asia/Kolkata",
+    "ist": "Asia/Kolkata",
+    "singapore": "Asia/Singapore",
+    "hong kong": "Asia/Hong_Kong",
+    "shanghai": "Asia/Shanghai",
+    "beijing": "Asia/Shanghai",
+    "tokyo": "Asia/Tokyo",
+    "jst": "Asia/Tokyo",
+    "seoul": "Asia/Seoul",
+    "sydney": "Australia/Sydney",
+    "utc": "UTC",
+    "gmt": "UTC",
+    "z": "UTC",
+}
+_ORDINALS = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "tenth": 10,
+    "fifteenth": 15,
+    "twentieth": 20,
+    "last": "L",
 }
 _CRON_FIELD = r"(?:[\d*/,\-?]+|[A-Za-z]{3}(?:[-,][A-Za-z]{3})*)"
 _UNITS = {"minute": 60, "min": 60, "hour": 3600, "day": 86400, "week": 604800, "second": 1, "sec": 1}
@@ -87,6 +145,57 @@ class ScheduleSpec(BaseModel):
         value = {"cron": self.cron, "interval": f"every {self.interval}s", "rrule": self.rrule}[self.kind]
         return f"{self.kind} {value} ({self.timezone})"
 
+    def in_words(self) -> str:
+        """``At 05:30 PM, Monday through Friday (America/New_York)`` (cron-descriptor for cron)."""
+        if self.kind == "cron":
+            from cron_descriptor import Options, get_description
+
+            opts = Options()
+            opts.verbose = False
+            text = get_description(self.cron, opts)
+        elif self.kind == "interval":
+            text = "Every " + _seconds_in_words(self.interval or 0)
+        else:
+            text = f"RRule {self.rrule}"
+        return f"{text} ({self.timezone})"
+
+    def next_runs(self, n: int = 3, after: datetime | None = None) -> list[datetime]:
+        """The next ``n`` run times, in the schedule's timezone (intervals count from ``after``)."""
+        from zoneinfo import ZoneInfo
+
+        tz = ZoneInfo(self.timezone)
+        start = (after or datetime.now(tz)).astimezone(tz)
+        if self.kind == "cron":
+            from croniter import croniter
+
+            it = croniter(self.cron, start)
+            return [it.get_next(datetime) for _ in range(n)]
+        if self.kind == "interval":
+            from datetime import timedelta
+
+            step = timedelta(seconds=self.interval or 0)
+            return [start + step * (i + 1) for i in range(n)]
+        from dateutil.rrule import rrulestr
+
+        rule = rrulestr(self.rrule or "", dtstart=start.replace(microsecond=0), ignoretz=False)
+        out: list[datetime] = []
+        t = start
+        while len(out) < n:
+            nxt = rule.after(t)
+            if nxt is None:
+                break
+            out.append(nxt)
+            t = nxt
+        return out
+
+
+def _seconds_in_words(seconds: int) -> str:
+    for unit, size in (("week", 604800), ("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds % size == 0 and seconds >= size:
+            k = seconds // size
+            return f"{k} {unit}{'s' if k != 1 else ''}" if k != 1 else unit
+    return f"{seconds} seconds"
+
 
 def _time_of_day(text: str) -> tuple[int, int] | None:
     """``6am``, ``6:30 pm``, ``18:00``, ``noon``, ``midnight`` -> (hour, minute)."""
@@ -94,7 +203,8 @@ def _time_of_day(text: str) -> tuple[int, int] | None:
         return 12, 0
     if re.search(r"\bmidnight\b", text):
         return 0, 0
-    m = re.search(r"\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)", text)
+    # "am"/"pm" only as a word of their own: "16:30 America/New_York" has no "am" in it
+    m = re.search(r"\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)(?![a-z])", text)
     if m:
         h, mi = int(m.group(1)), int(m.group(2) or 0)
         if not 1 <= h <= 12 or mi > 59:
@@ -110,20 +220,61 @@ def _time_of_day(text: str) -> tuple[int, int] | None:
     return None
 
 
+def _zone(text: str) -> tuple[str | None, str]:
+    """The timezone a phrase names (an IANA name, a city, an abbreviation) and the phrase without it."""
+    from zoneinfo import available_timezones
+
+    m = re.search(r"\b([A-Z][A-Za-z_]+(?:/[A-Za-z_\-]+)+)\b", text)
+    if m and m.group(1) in available_timezones():
+        return m.group(1), (text[: m.start()] + text[m.end() :])
+    lower = text.lower()
+    for place in sorted(_ZONES, key=len, reverse=True):
+        pat = rf"(?:\b(?:in|at|on)\s+)?\b{re.escape(place)}\b(?:\s+time)?"
+        if len(place) <= 3:  # abbreviations only as their own word, after a time or "in"
+            pat = rf"(?:(?<=\d)|(?<=\d\s)|(?<=am\s)|(?<=pm\s)|\bin\s+){re.escape(place)}\b"
+        hit = re.search(pat, lower)
+        if hit:
+            return _ZONES[place], text[: hit.start()] + " " + text[hit.end() :]
+    return None, text
+
+
+def _day_of_month(t: str) -> str | None:
+    """``on the 15th``, ``on the first of every month``, ``on day 3`` -> cron day-of-month."""
+    m = re.search(r"\b(?:on\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b(?!\s*(?:hour|minute))", t)
+    if m is None:
+        m = re.search(r"\bday\s+(\d{1,2})\b", t)
+    if m:
+        day = int(m.group(1))
+        if not 1 <= day <= 31:
+            raise ConfigError(f"schedule: day {day} of the month does not exist")
+        return str(day)
+    m = re.search(r"\b(?:on\s+)?the\s+(" + "|".join(_ORDINALS) + r")\s+(?:day\s+)?of\b", t)
+    return str(_ORDINALS[m.group(1)]) if m else None
+
+
 def _english(text: str) -> ScheduleSpec | None:
-    t = " ".join(text.lower().replace(",", " ").split())
+    zone, rest = _zone(text)
+    t = " ".join(rest.lower().replace(",", " ").split())
     at = _time_of_day(t)
     market = re.search(r"\b(market|trading)\b|\bafter (the )?close\b", t) is not None
     if market and re.search(r"\bafter\b.*\bclose\b|\bclose\b", t):
         h, mi = at or AFTER_CLOSE
-        return ScheduleSpec(kind="cron", cron=f"{mi} {h} * * 1-5", timezone=MARKET_TZ, phrase=text)
+        return ScheduleSpec(kind="cron", cron=f"{mi} {h} * * 1-5", timezone=zone or MARKET_TZ, phrase=text)
     m = re.search(r"\bevery\s+(\d+)\s*(second|sec|minute|min|hour|day|week)s?\b", t)
     if m:
-        return ScheduleSpec(kind="interval", interval=int(m.group(1)) * _UNITS[m.group(2)], phrase=text)
+        return ScheduleSpec(
+            kind="interval",
+            interval=int(m.group(1)) * _UNITS[m.group(2)],
+            timezone=zone or "UTC",
+            phrase=text,
+        )
     if re.search(r"\b(hourly|every hour|each hour)\b", t):
-        return ScheduleSpec(kind="interval", interval=3600, phrase=text)
+        return ScheduleSpec(kind="interval", interval=3600, timezone=zone or "UTC", phrase=text)
     h, mi = at or (0, 0)
-    tz = MARKET_TZ if market else "UTC"
+    tz = zone or (MARKET_TZ if market else "UTC")
+    dom = _day_of_month(t)
+    if dom is not None and re.search(r"\b(month|monthly)\b", t):
+        return ScheduleSpec(kind="cron", cron=f"{mi} {h} {dom} * *", timezone=tz, phrase=text)
     if re.search(r"\b(every|each)\s+(weekday|business day|working day|trading day)s?\b|\bweekdays\b", t):
         return ScheduleSpec(kind="cron", cron=f"{mi} {h} * * 1-5", timezone=tz, phrase=text)
     days = [d for name, d in _DAYS.items() if re.search(rf"\b{name}s?\b", t)]
@@ -134,8 +285,11 @@ def _english(text: str) -> ScheduleSpec | None:
         return ScheduleSpec(kind="cron", cron=f"{mi} {h} * * 1", timezone=tz, phrase=text)
     if re.search(r"\b(monthly|every month|each month)\b", t):
         return ScheduleSpec(kind="cron", cron=f"{mi} {h} 1 * *", timezone=tz, phrase=text)
-    if re.search(r"\b(daily|every day|each day|nightly|every night)\b", t) or (
-        at is not None and re.search(r"\bevery\b", t)
+    bare_time = at is not None and not re.search(r"[a-z]{3,}", re.sub(r"\b(at|am|pm|noon|midnight)\b", "", t))
+    if (
+        re.search(r"\b(daily|every day|each day|nightly|every night)\b", t)
+        or (at is not None and re.search(r"\bevery\b", t))
+        or bare_time  # "16:30 America/New_York": a time of day alone means every day
     ):
         return ScheduleSpec(kind="cron", cron=f"{mi} {h} * * *", timezone=tz, phrase=text)
     return None

@@ -21,7 +21,7 @@ from prefect_autodata.agents.offline.instruction import ParsedInstruction
 from prefect_autodata.errors import AutoDataError, ConfigError
 from prefect_autodata.workspace import Workspace, validate_name
 
-CollectStatus = Literal["succeeded", "failed", "failed_checks", "unresolvable", "no_spec"]
+CollectStatus = Literal["succeeded", "failed", "failed_checks", "unresolvable", "no_spec", "kept"]
 
 
 class CollectResult(BaseModel):
@@ -50,7 +50,15 @@ class CollectResult(BaseModel):
     rows_rejected: int = 0
     spec_version: str | None = None
     deployed: bool = False
+    deployment: str | None = Field(default=None, description="flow/deployment name on Prefect.")
+    schedule: str | None = Field(default=None, description="The deployment's schedule, in words.")
+    next_runs: list[str] = Field(default_factory=list, description="The schedule's next three runs.")
+    incremental: bool = Field(default=False, description="The deployment resumes from the landed cursor.")
     warnings: list[str] = Field(default_factory=list)
+    fields: dict[str, dict[str, Any]] = Field(
+        default_factory=dict,
+        description="Per requested field: the rule that fills it (null when none) and its dry-run fill_rate.",
+    )
 
     @property
     def ok(self) -> bool:
@@ -120,12 +128,30 @@ def collect(
     max_repairs: int = 4,
     prepare: Callable[[Any], None] | None = None,
     progress: Callable[[str, str], None] | None = None,
+    schedule: str | None = None,
+    timezone: str | None = None,
+    destination: str | None = None,
+    crawler: str | None = None,
+    llm: str | None = None,
+    search: str | None = None,
+    confirm: Callable[[str, str, str], bool] | None = None,
+    research: Callable[..., Any] | None = None,
+    runner: Callable[..., Any] | None = None,
+    deployer: Callable[..., Any] | None = None,
+    observe: Callable[[str, Any], None] | None = None,
 ) -> CollectResult:
     """Research, write the spec and checks, run the collector, validate, land the rows.
 
     ``mirror``: a local mirror base URL (``--sandbox``); the saved spec names the real hosts and the
     run goes through the mirror. ``prepare(spec)`` runs before the collector (e.g. to provide
     secrets). Agent-level failures come back as a result with ``status`` and ``detail``, never raised.
+
+    Blocks by document name: ``destination`` (DuckDBDestination, wins over ``db``), ``crawler``
+    (CrawlerPolicy), ``llm`` (LLMEndpointCredentials, implies the llm backend), ``search``
+    (SearchProviderCredentials). ``schedule``/``timezone``: the deployment's schedule (else the
+    cadence in the instruction). ``confirm(name, old_yaml, new_yaml)`` is asked before an existing
+    collector's spec is replaced (False keeps it and stops). ``research``/``runner``/``observe`` let the
+    collect flow run the steps as Prefect tasks and subflows and publish what it saw.
     """
     from prefect_autodata.agents.squads import research_and_develop, runnable
     from prefect_autodata.expectations.spec import save_checks
@@ -133,11 +159,32 @@ def collect(
 
     t0 = time.monotonic()
     say = progress or (lambda _s, _m: None)
+    seen = observe or (lambda _k, _v: None)
     if name is not None:
         validate_name(name)
     ws = (workspace or Workspace.default()).ensure()
-    db_path = str(db) if db else str(ws.db_path)
-    squads = research_and_develop(
+    db_path, table_prefix = _destination(destination, db, ws)
+    if schedule:
+        from prefect_autodata.deployments.schedule import parse_schedule
+
+        parse_schedule(schedule, timezone=timezone)  # a bad phrase fails before any research
+    extra: dict[str, Any] = {}
+    if crawler:
+        from prefect_autodata.blocks.crawler import load_crawler_policy
+
+        extra["fetch_policy"] = load_crawler_policy(crawler).fetch_policy()
+    if llm:
+        from prefect_autodata.blocks.llm import load_llm
+
+        llm_settings, backend = load_llm(llm).settings(), "llm"
+    if search:
+        from prefect_autodata.agents.tool import search_provider_from_config
+        from prefect_autodata.blocks.search import load_search
+
+        block = load_search(search)
+        key = block.api_key.get_secret_value() if block.api_key else None
+        extra["search"] = search_provider_from_config(block.base_url, api_key=key)
+    squads = (research or research_and_develop)(
         instruction,
         sources=sources,
         fields=fields,
@@ -151,7 +198,9 @@ def collect(
         llm_settings=llm_settings,
         max_repairs=max_repairs,
         progress=say,
+        **extra,
     )
+    seen("squads", squads)
     base = dict(
         db=db_path,
         seconds=0.0,
@@ -163,6 +212,7 @@ def collect(
         detail=squads.detail,
         trace_id=squads.trace_id,
         warnings=list(squads.notes),
+        fields=dict(squads.fields),
     )
     if squads.stop_reason == "unresolvable":
         return CollectResult(
@@ -192,8 +242,31 @@ def collect(
             "collect",
             "credentials kept out of the spec: " + ", ".join(f"{{secret:{n}}}" for n in observed_secrets),
         )
-    spec_path = spec.save(ws.spec_path(spec.name))
+    if crawler:
+        from prefect_autodata.blocks.crawler import load_crawler_policy
+
+        spec = load_crawler_policy(crawler).apply(spec)
+    target = ws.spec_path(spec.name)
+    previous = target.read_text(encoding="utf-8") if target.is_file() else None
+    if previous is not None and confirm is not None:
+        from prefect_autodata.flows.collect_flow import spec_diff
+
+        new_yaml = spec.to_yaml()
+        if spec_diff(previous, new_yaml, spec.name) and not confirm(spec.name, previous, new_yaml):
+            return CollectResult(
+                status="kept",
+                name=spec.name,
+                spec=str(target),
+                error=f"collector {spec.name!r} exists and was kept (use --force to replace it, "
+                "or --name to make a new one)",
+                **{**base, "seconds": round(time.monotonic() - t0, 3)},
+            )
+    spec_path = spec.save(target)
     checks_path = save_checks(squads.checks, ws.checks_path(spec.name)) if squads.checks else None
+    seen(
+        "saved",
+        {"spec": str(spec_path), "checks": str(checks_path) if checks_path else None, "previous": previous},
+    )
     say("collect", f"spec saved to {spec_path}; running the collector")
     if prepare is not None:
         prepare(spec)
@@ -214,8 +287,11 @@ def collect(
         )
     from prefect_autodata.flows.run_collector import run_spec  # imports Prefect (seconds): only when needed
 
+    to_run = runnable(spec, mirror)
+    if table_prefix:
+        to_run = to_run.model_copy(update={"table": table_prefix + to_run.table_name})
     try:
-        run = run_spec(runnable(spec, mirror), db_path, checks=squads.checks, today=today)
+        run = (runner or run_spec)(to_run, db_path, checks=squads.checks, today=today)
     except AutoDataError as exc:
         return CollectResult(
             status="failed",
@@ -226,9 +302,23 @@ def collect(
             error=str(exc),
             **{**base, "seconds": round(time.monotonic() - t0, 3)},
         )
-    deployed = False
+    seen("run", run)
+    if squads.trace_id:
+        ws.record_run_trace(run.run_id, squads.trace_id, spec.name)
+    deployed = None
     if deploy and run.ok:
-        deployed = _deploy(spec, ws, say, base["warnings"], instruction=instruction, mirror=mirror)
+        deployed = _deploy(
+            spec,
+            ws,
+            say,
+            base["warnings"],
+            instruction=instruction,
+            schedule=schedule,
+            timezone=timezone,
+            destination=destination or (str(db) if db else None),
+            today=today,
+            deployer=deployer,
+        )
     say("collect", f"{run.status}: {run.rows_landed} rows in {run.table}")
     status: CollectStatus = run.status if run.status in ("succeeded", "failed_checks") else "failed"  # type: ignore[assignment]
     return CollectResult(
@@ -244,13 +334,29 @@ def collect(
         rows_quarantined=run.rows_quarantined,
         rows_rejected=run.rows_rejected,
         spec_version=spec.version,
-        deployed=deployed,
+        deployed=deployed is not None,
+        deployment=deployed.deployment if deployed else None,
+        schedule=deployed.schedule if deployed else None,
+        next_runs=deployed.next_runs if deployed else [],
+        incremental=deployed.incremental if deployed else False,
         **{
             **base,
             "seconds": round(time.monotonic() - t0, 3),
             "warnings": base["warnings"] + run.warnings[:20],
         },
     )
+
+
+def _destination(destination: str | None, db: str | Path | None, ws: Workspace) -> tuple[str, str]:
+    """(DuckDB path, table prefix): a DuckDBDestination block by name, else ``db``, else the workspace's."""
+    if destination:
+        from prefect_autodata.blocks.duckdb import load_destination
+
+        block = load_destination(destination)
+        if block is None:
+            return destination, ""
+        return block.path, block.table_prefix
+    return (str(db) if db else str(ws.db_path)), ""
 
 
 def _deploy(
@@ -260,21 +366,36 @@ def _deploy(
     warnings: list[str],
     *,
     instruction: str | None = None,
-    mirror: str | None = None,
-) -> bool:
-    """Register the spec as a scheduled deployment (schedule phrase taken from the instruction, if any).
+    schedule: str | None = None,
+    timezone: str | None = None,
+    destination: str | None = None,
+    today: date | None = None,
+    deployer: Callable[..., Any] | None = None,
+) -> Any:
+    """Register the spec as a scheduled deployment (``schedule``, else the cadence in the instruction).
 
-    A deployment failure (e.g. no reachable Prefect API) does not undo the landed data: it is a warning.
+    The deployment runs against the real hosts (a mirror is a run-time mapping, never part of it) and
+    writes where this collection wrote. A deployment failure (e.g. no reachable Prefect API) does not
+    undo the landed data: it is a warning (None comes back).
     """
     from prefect_autodata.deployments.deploy import deploy_collector
 
     try:
-        result = deploy_collector(spec, workspace=ws, instruction=instruction, mirror=mirror)
+        result = (deployer or deploy_collector)(
+            spec,
+            workspace=ws,
+            instruction=instruction,
+            schedule=schedule,
+            timezone=timezone,
+            destination=destination,
+            today=today,
+        )
     except AutoDataError as exc:
         warnings.append(f"deployment failed: {exc}")
-        return False
+        return None
+    warnings.extend(result.warnings)
     say("collect", f"deployed {result.deployment}")
-    return True
+    return result
 
 
 __all__ = ["CollectResult", "ConfigError", "collect", "default_name"]

@@ -9,6 +9,7 @@ Docs, token/cost per agent, and the OHCache hypergraph as a Mermaid chart.
 
 from __future__ import annotations
 
+import contextvars
 import difflib
 from collections import defaultdict
 from typing import Any
@@ -75,44 +76,24 @@ def _md_model(title: str, obj: Any) -> str:
     return f"## {title}\n\n```yaml\n{yaml.safe_dump(data, sort_keys=False, allow_unicode=True)}```\n"
 
 
-@task(name="save-collector", cache_policy=NO_CACHE)
-def save_collector(spec_yaml: str, checks: dict | None, root: str) -> dict[str, Any]:
-    """Write spec + checks into the workspace; return paths and the spec diff against the previous version.
-
-    Takes plain data (YAML text, a dict, a path): task inputs are shown in the UI.
-    """
-    from pathlib import Path
-
-    from prefect_autodata.expectations.spec import CheckSpec, save_checks
-    from prefect_autodata.runtime.spec import CollectorSpec
-
-    workspace = Workspace(Path(root))
-    spec = CollectorSpec.from_yaml(spec_yaml)
-    path = workspace.spec_path(spec.name)
-    previous = path.read_text(encoding="utf-8") if path.is_file() else None
-    spec.save(path)
-    checks_path = None
-    if checks is not None:
-        checks_path = save_checks(CheckSpec.model_validate(checks), workspace.checks_path(spec.name))
-    return {
-        "spec": str(path),
-        "checks": str(checks_path) if checks_path else None,
-        "diff": spec_diff(previous, path.read_text(encoding="utf-8"), spec.name),
-        "new": previous is None,
-    }
-
-
 @task(name="deploy", cache_policy=NO_CACHE)
-def deploy_task(name: str, root: str, **kwargs: Any) -> dict[str, Any]:
-    from pathlib import Path
-
+def deploy_task(spec: Any, **kwargs: Any) -> Any:
+    """Register the collector's run_collector deployment (schedule, next runs and warnings logged)."""
     from prefect_autodata.deployments.deploy import deploy_collector
+    from prefect_autodata.tasks.log import run_logger
 
-    return deploy_collector(name, workspace=Workspace(Path(root)), **kwargs).model_dump(mode="json")
+    result = deploy_collector(spec, **kwargs)
+    log = run_logger()
+    log.info("deployment %s on work pool %s", result.deployment, result.work_pool)
+    if result.schedule:
+        log.info("schedule: %s; next runs: %s", result.schedule, "; ".join(result.next_runs))
+    for w in result.warnings:
+        log.warning("%s", w)
+    return result
 
 
 def _publish(squads: Any, saved: dict[str, Any] | None, run: dict[str, Any] | None, ws: Workspace) -> None:
-    """Plan, blueprint, spec (+diff), validation summary, per-agent usage, hypergraph."""
+    """Plan, blueprint, spec (+diff), validation summary, per-agent usage, hypergraph (as a table)."""
     from prefect.artifacts import create_markdown_artifact, create_table_artifact
 
     name = squads.spec.name if squads.spec is not None else "collect"
@@ -178,63 +159,136 @@ def _publish(squads: Any, saved: dict[str, Any] | None, run: dict[str, Any] | No
         )
 
 
-@flow(name="collect", log_prints=True)
+#: set by the CLI around a flow call: live progress and the overwrite question (callables are not parameters)
+CLI_HOOKS: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar(
+    "autodata_cli_hooks", default=None
+)
+
+
+class CollectFailed(TerminalError):
+    """The collect flow ended without a landed collector; ``result`` says why (a CollectResult)."""
+
+    def __init__(self, message: str, result: Any) -> None:
+        super().__init__(message)
+        self.result = result
+
+
+def _collect_run_name() -> str:
+    """``collect aapl-daily-2024`` once the collector is named; until then the instruction's first words."""
+    import re
+
+    from prefect.runtime import flow_run
+
+    params = flow_run.parameters or {}
+    if params.get("name"):
+        return f"collect {params['name']}"
+    words = re.sub(r"[^A-Za-z0-9 &]+", " ", str(params.get("instruction") or "")).split()
+    return "collect " + " ".join(words[:8])[:60]
+
+
+def _rename_flow_run(name: str) -> None:
+    from prefect import get_client
+    from prefect.runtime import flow_run
+
+    if not flow_run.id:
+        return
+    try:
+        with get_client(sync_client=True) as client:
+            client.update_flow_run(flow_run.id, name=f"collect {name}")
+    except Exception:  # a cosmetic step: never fail a collection over it
+        pass
+
+
+def _run_as_subflow(spec: Any, db_path: str, *, checks: Any = None, today: Any = None) -> Any:
+    """The first run as the ``run_collector`` subflow (what the deployment reruns); back as a RunResult."""
+    from prefect_autodata.flows.run_collector import run_collector_flow_run
+
+    return run_collector_flow_run(spec, db_path, checks=checks, today=today)
+
+
+@flow(name="collect", flow_run_name=_collect_run_name, log_prints=True)
 def collect_flow(
     instruction: str,
     sources: list[str] | None = None,
     fields: list[str] | None = None,
     name: str | None = None,
     schedule: str | None = None,
+    timezone: str | None = None,
     deploy: bool = True,
     mirror: str | None = None,
     search_url: str | None = None,
     backend: str = "offline",
+    db: str | None = None,
+    destination: str | None = None,
+    llm: str | None = None,
+    crawler: str | None = None,
+    search: str | None = None,
 ) -> dict[str, Any]:
-    """One sentence in: a landed dataset, its checks and Data Docs, and a scheduled deployment out."""
-    from prefect_autodata.agents.squads import runnable
-    from prefect_autodata.flows.run_collector import run_collector
+    """One sentence in: a landed dataset, its checks and Data Docs, and a scheduled deployment out.
+
+    Agent turns are tasks, the first run is the ``run_collector`` subflow, validation and deployment
+    are tasks. ``destination``/``llm``/``crawler``/``search`` name saved autodata blocks.
+    """
+    from prefect_autodata.flows.collect import collect
     from prefect_autodata.tasks.agents import research_and_develop_task
+    from prefect_autodata.tasks.log import run_logger
+
+    hooks = CLI_HOOKS.get() or {}
+    log = run_logger()
+    cli_progress = hooks.get("progress")
+
+    def say(stage: str, message: str) -> None:
+        log.info("%s: %s", stage, message)
+        if cli_progress is not None:
+            cli_progress(stage, message)
 
     ws = Workspace.default().ensure()
-    squads = research_and_develop_task(
+    seen: dict[str, Any] = {}
+
+    def observe(kind: str, value: Any) -> None:
+        seen[kind] = value
+        if kind == "squads" and getattr(value, "spec", None) is not None and not name:
+            _rename_flow_run(value.spec.name)
+
+    result = collect(
         instruction,
         sources=sources,
         fields=fields,
         name=name,
+        db=db,
         backend=backend,
         workspace=ws,
         search_url=search_url,
         mirror=mirror,
+        deploy=deploy,
+        schedule=schedule,
+        timezone=timezone,
+        destination=destination,
+        crawler=crawler,
+        llm=llm,
+        search=search,
+        prepare=hooks.get("prepare"),
+        confirm=hooks.get("confirm"),
+        progress=say,
+        research=research_and_develop_task,
+        runner=_run_as_subflow,
+        deployer=deploy_task,
+        observe=observe,
     )
-    if not squads.ok:
-        _publish(squads, None, None, ws)
-        missing = "; ".join(squads.plan.missing) if squads.stop_reason == "unresolvable" else ""
-        raise TerminalError(
-            f"no collector for this instruction ({squads.stop_reason}): {missing or squads.detail}"
-        )
-    checks = squads.checks.model_dump(mode="json", exclude_none=True) if squads.checks else None
-    saved = save_collector(squads.spec.to_yaml(), checks, str(ws.root))
-    spec_param: Any = saved["spec"]
-    if mirror:
-        import yaml
+    squads = seen.get("squads")
+    if squads is not None:
+        saved = seen.get("saved")
+        if saved is not None and squads.spec is not None:
+            from pathlib import Path
 
-        spec_param = yaml.safe_load(runnable(squads.spec, mirror).to_yaml())
-    run = run_collector(spec=spec_param, destination=str(ws.db_path), checks=checks)
-    deployment = None
-    if deploy:
-        deployment = deploy_task(
-            squads.spec.name, str(ws.root), schedule=schedule, instruction=instruction, mirror=mirror
-        )
-    _publish(squads, saved, run, ws)
-    return {
-        "name": squads.spec.name,
-        "spec": saved["spec"],
-        "checks": saved["checks"],
-        "db": str(ws.db_path),
-        "table": run.get("table"),
-        "rows": run.get("rows_landed", 0),
-        "deployment": deployment["deployment"] if deployment else None,
-        "tokens": squads.tokens,
-        "cost_usd": squads.cost_usd,
-        "trace_id": squads.trace_id,
-    }
+            current = Path(saved["spec"]).read_text(encoding="utf-8")
+            saved = {
+                **saved,
+                "diff": spec_diff(saved.get("previous"), current, squads.spec.name),
+                "new": saved.get("previous") is None,
+            }
+        run = seen.get("run")
+        _publish(squads, saved, run.summary() if run is not None else None, ws)
+    if not result.ok:
+        raise CollectFailed(f"collect {result.status}: {result.error or result.detail}", result)
+    return result.model_dump(mode="json")

@@ -52,22 +52,42 @@ def resolve_spec(spec_or_name: CollectorSpec | str | Path | dict) -> CollectorSp
 
 @dataclass
 class Steps:
-    """The three steps; plain functions for ``run_spec``, Prefect tasks inside the flow."""
+    """The four steps; plain functions for ``run_spec``, Prefect tasks inside the flow."""
 
     fetch: Callable[..., Collected]
     extract: Callable[..., tuple[Frame, int]]
     land: Callable[..., Any]
+    validate: Callable[..., Validated] | None = None  # None: ``validate_step``
+
+
+@dataclass
+class Validated:
+    """What the validation step hands to landing (and what its task logs)."""
+
+    good: Any
+    quarantined: Any
+    results: list[dict] | None
+    status: str
+    checks_status: str | None
+    profile: dict | None
+    policy: str | None = None
+    failed: list[str] | None = None
+    docs_path: str | None = None
 
 
 def fetch_step(
     spec: CollectorSpec, *, base_url: str | None, today: date | None, cursor: Any, fetcher: Any = None
 ):
-    """Fetch every source (pagination, list -> detail) and extract raw records; returns (Collected, sources, requests)."""
-    from prefect_autodata.runtime.fetch import Fetcher
+    """Fetch every source (pagination, list -> detail) and extract raw records; returns (Collected, sources, requests).
+
+    A mirror named by ``AUTODATA_MIRROR`` (a run-time mapping, never part of the spec) is applied
+    by the fetcher: the spec keeps the real hosts.
+    """
+    from prefect_autodata.runtime.fetch import Fetcher, mirror_from_env
     from prefect_autodata.runtime.runner import allowed_hosts, collect
 
     own = fetcher is None
-    fetcher = fetcher or Fetcher(spec.politeness, allowed_hosts(spec, base_url))
+    fetcher = fetcher or Fetcher(spec.politeness, allowed_hosts(spec, base_url), mirror=mirror_from_env())
     try:
         try:
             collected = collect(spec, fetcher, base_url=base_url, today=today, cursor=cursor)
@@ -149,12 +169,16 @@ def _execute(
         frame, fetched = steps.extract(spec, collected)
         issues = [i.model_dump() for i in [*collected.issues, *frame.issues]]
         warnings = [i["message"] for i in issues]
-        good, quarantined, results, status, checks_status = frame.good, None, None, "succeeded", None
-        profile = None
+        verdict = Validated(frame.good, None, None, "succeeded", None, None)
         if checks is not None:
-            good, quarantined, results, status, checks_status, profile = _enforce(
-                spec, frame.good, checks, run_id, db_path
-            )
+            verdict = (steps.validate or validate_step)(spec, frame.good, checks, run_id, db_path)
+        good, quarantined, results, status = (
+            verdict.good,
+            verdict.quarantined,
+            verdict.results,
+            verdict.status,
+        )
+        checks_status, profile = verdict.checks_status, verdict.profile
         stats, cursor_after, ended, warnings = steps.land(
             db_path,
             spec,
@@ -184,7 +208,7 @@ def _execute(
                 "checks_status": checks_status,
                 "warnings": warnings,
                 "issues": issues,
-                "error": "checks failed (policy fail): nothing landed" if status == "failed_checks" else None,
+                "error": failed_checks_message(verdict) if status == "failed_checks" else None,
             }
         )
     except AutoDataError as exc:
@@ -201,7 +225,20 @@ def _execute(
         raise
 
 
-def _enforce(spec: CollectorSpec, good, checks: Any, run_id: str, db_path: str | None = None):
+def failed_checks_message(v: Validated) -> str:
+    """Why nothing landed, naming the failed checks and the policy that really applied."""
+    names = ", ".join(v.failed or []) or "unnamed checks"
+    why = (
+        "a table-level check cannot blame single rows, so nothing can be quarantined"
+        if v.policy == "quarantine"
+        else "the whole batch is refused"
+    )
+    return f"checks failed under policy {v.policy}: {names} ({why}); nothing landed"
+
+
+def validate_step(
+    spec: CollectorSpec, good, checks: Any, run_id: str, db_path: str | None = None
+) -> Validated:
     """Run the CheckSpec on the data columns; lineage columns ride along by row position.
 
     The run's Data Docs page goes to the workspace holding the destination database (its folder).
@@ -223,7 +260,17 @@ def _enforce(spec: CollectorSpec, good, checks: Any, run_id: str, db_path: str |
     if len(quarantined):
         quarantined = quarantined.join(full[[LINEAGE_URL, LINEAGE_AT]], how="left")
     status = "failed_checks" if res.status == "failed" else "succeeded"
-    return kept, quarantined, res.results, status, res.status, res.profile
+    return Validated(
+        good=kept,
+        quarantined=quarantined,
+        results=res.results,
+        status=status,
+        checks_status=res.status,
+        profile=res.profile,
+        policy=res.policy,
+        failed=res.failed_names(),
+        docs_path=str(res.docs_path) if res.docs_path else None,
+    )
 
 
 def run_spec(
@@ -262,21 +309,84 @@ def run_spec(
     )
 
 
-@flow(name="run_collector", log_prints=True)
+def spec_label(spec: Any) -> str:
+    """The collector a ``spec`` parameter names (a dict, a ``.../<name>/spec.yaml`` path, a file, a name)."""
+    if isinstance(spec, CollectorSpec):
+        return spec.name
+    if isinstance(spec, dict):
+        return str(spec.get("name") or "collector")
+    p = Path(str(spec or "collector"))
+    if p.name == "spec.yaml":
+        return p.parent.name
+    return p.stem if p.suffix in (".yaml", ".yml") else p.name
+
+
+def _run_name() -> str:
+    """``run sp500-daily 2026-12-01``: which collector, for which day (the flow run's name in the UI)."""
+    from prefect.runtime import flow_run
+
+    params = flow_run.parameters or {}
+    day = params.get("today") or date.today()
+    return f"run {spec_label(params.get('spec'))} {day}"
+
+
+def resolve_destination(destination: str | None, spec: CollectorSpec) -> tuple[str, CollectorSpec]:
+    """``destination``: a DuckDB file path, or the name of a saved DuckDBDestination block (its path
+    and table prefix apply); None: the workspace database."""
+    from prefect_autodata.blocks.duckdb import load_destination
+
+    if not destination:
+        from prefect_autodata.workspace import Workspace
+
+        return str(Workspace.default().ensure().db_path), spec
+    block = load_destination(destination)
+    if block is None:
+        return destination, spec
+    if block.table_prefix:
+        spec = spec.model_copy(update={"table": block.table_prefix + spec.table_name})
+    return block.path, spec
+
+
+def with_crawler(spec: CollectorSpec, crawler: str | None) -> CollectorSpec:
+    """Apply a saved CrawlerPolicy block: its politeness to every request, its bounds to crawl sources."""
+    if not crawler:
+        return spec
+    from prefect_autodata.blocks.crawler import load_crawler_policy
+
+    return load_crawler_policy(crawler).apply(spec)
+
+
+@flow(name="run_collector", flow_run_name=_run_name, log_prints=True)
 def run_collector(
     spec: str | dict,
-    destination: str,
+    destination: str | None = None,
     base_url: str | None = None,
     checks: dict | None = None,
     today: date | None = None,
+    crawler: str | None = None,
 ) -> dict:
-    """Scheduled entry point: a spec (name, path or dict) and a DuckDB path. Fails the flow run on failure."""
+    """Scheduled entry point: a spec (name, path or dict) and where to land it. Fails the flow run on failure.
+
+    ``destination``: a DuckDB path or a DuckDBDestination block name (default: the workspace database);
+    ``crawler``: a CrawlerPolicy block name. A mirror comes from ``AUTODATA_MIRROR`` (a job variable).
+    """
     from prefect_autodata.tasks.extract import extract_task
     from prefect_autodata.tasks.fetch import fetch_task
     from prefect_autodata.tasks.land import land_task
+    from prefect_autodata.tasks.validate import validate_task
 
-    steps = Steps(fetch=fetch_task, extract=extract_task, land=land_task)
-    return run_in_flow(resolve_spec(spec), destination, steps, base_url=base_url, checks=checks, today=today)
+    resolved = with_crawler(resolve_spec(spec), crawler)
+    db_path, resolved = resolve_destination(destination, resolved)
+    steps = Steps(fetch=fetch_task, extract=extract_task, land=land_task, validate=validate_task)
+    return run_in_flow(resolved, db_path, steps, base_url=base_url, checks=checks, today=today)
+
+
+class RunFailed(TerminalError):
+    """A collector run inside a flow that did not succeed; ``result`` is its RunResult."""
+
+    def __init__(self, message: str, result: RunResult) -> None:
+        super().__init__(message)
+        self.result = result
 
 
 def run_in_flow(
@@ -289,6 +399,7 @@ def run_in_flow(
     today: date | None = None,
 ) -> dict:
     """One run inside the current flow run (its id recorded as lineage); a failed run fails the flow."""
+    from prefect.logging import get_run_logger
     from prefect.runtime import flow_run
 
     result = _execute(
@@ -302,6 +413,60 @@ def run_in_flow(
         flow_run_id=str(flow_run.id) if flow_run.id else None,
         before_commit=None,
     )
+    log = get_run_logger()
     if result.status != "succeeded":
-        raise TerminalError(f"collector {spec.name!r} {result.status}: {result.error}")
+        log.error("run %s of %s %s: %s", result.run_id, spec.name, result.status, result.error)
+        raise RunFailed(f"collector {spec.name!r} {result.status}: {result.error}", result)
+    log.info(
+        "run %s of %s: %d rows landed in %s (%s), %d rejected, %d quarantined, %d requests",
+        result.run_id,
+        spec.name,
+        result.rows_landed,
+        result.table,
+        result.db,
+        result.rows_rejected,
+        result.rows_quarantined,
+        result.requests,
+    )
     return result.summary()
+
+
+def run_collector_flow_run(
+    spec: CollectorSpec,
+    destination: str | None = None,
+    *,
+    checks: Any = None,
+    today: date | None = None,
+    crawler: str | None = None,
+) -> RunResult:
+    """Run ``spec`` as a ``run_collector`` flow run (a subflow inside a flow) and return its RunResult.
+
+    A failed run comes back as a result with ``status`` and ``error`` (the flow run is Failed too).
+    """
+    import yaml
+
+    if checks is not None and not isinstance(checks, dict):
+        checks = checks.model_dump(mode="json", exclude_none=True)
+    if destination:
+        from prefect_autodata.blocks.duckdb import looks_like_path
+
+        if looks_like_path(destination):
+            destination = str(Path(destination).resolve())
+    state = run_collector(
+        spec=yaml.safe_load(spec.to_yaml()),
+        destination=destination,
+        checks=checks,
+        today=today,
+        crawler=crawler,
+        return_state=True,
+    )
+    if state.is_completed():
+        return RunResult.model_validate(state.result())
+    exc = state.result(raise_on_failure=False)
+    if isinstance(exc, RunFailed):
+        return exc.result
+    if isinstance(exc, AutoDataError):
+        raise exc
+    if isinstance(exc, BaseException):
+        raise TerminalError(f"run_collector flow run {state.type.value.lower()}: {exc}") from exc
+    raise TerminalError(f"run_collector flow run ended {state.type.value.lower()}: {state.message}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import email.utils
 import hashlib
+import os
 import random
 import re
 import threading
@@ -31,6 +32,28 @@ from prefect_autodata.runtime.ssrf import AddressPolicy
 from prefect_autodata.runtime.urlnorm import origin_of, redact_url
 
 RobotsDecision = Literal["allowed", "disallowed", "disallowed-overridden", "not-checked"]
+
+#: a local mirror that serves every real host under ``<mirror>/<host>/<path>`` (a run-time transport
+#: mapping, e.g. a deployment's job variable; specs keep naming the real hosts)
+MIRROR_ENV = "AUTODATA_MIRROR"
+_ORIGIN = re.compile(r"^https?://([^/?#\s]+)(.*)$", re.S)
+
+
+def mirror_from_env() -> str | None:
+    """The mirror base URL set for this process (``$AUTODATA_MIRROR``), if any."""
+    return os.environ.get(MIRROR_ENV, "").strip().rstrip("/") or None
+
+
+def mirror_url(url: str, mirror: str | None) -> str:
+    """``https://host/path`` -> ``<mirror>/host/path``; URLs already on the mirror are kept."""
+    if not mirror:
+        return url
+    mirror = mirror.rstrip("/")
+    if url == mirror or url.startswith(mirror + "/"):
+        return url
+    m = _ORIGIN.match(url)
+    return f"{mirror}/{m.group(1)}{m.group(2)}" if m else url
+
 
 _TRANSIENT_STATUS = frozenset({408, 425, 429, 500, 502, 503, 504, 520, 521, 522, 523, 524})
 _REDIRECT_STATUS = frozenset({301, 302, 303, 307, 308})
@@ -144,9 +167,13 @@ class Fetcher:
         allowed_hosts: Iterable[str] = (),
         *,
         pool_size: int | None = None,
+        mirror: str | None = None,
     ) -> None:
         self.policy = policy or FetchPolicy()
         self.addresses = AddressPolicy(allowed_hosts, self.policy.allow_private)
+        self.mirror = mirror.rstrip("/") if mirror else None
+        if self.mirror:
+            self.addresses.allow_host(self.mirror)
         self.session = requests.Session()
         size = pool_size or max(16, self.policy.concurrency_per_host * 2)
         adapter = HTTPAdapter(pool_connections=16, pool_maxsize=size, max_retries=0)
@@ -183,6 +210,10 @@ class Fetcher:
     def check_address(self, url: str) -> None:
         self.addresses.check(url)
 
+    def route(self, url: str) -> str:
+        """Where ``url`` is really fetched: through the mirror when one is set (see ``mirror_url``)."""
+        return mirror_url(url, self.mirror)
+
     def robots_decision(self, url: str) -> RobotsDecision:
         """Check robots.txt for ``url``: FetchError when disallowed and the policy respects robots."""
         rules = self.robots.rules_for(origin_of(url))
@@ -218,6 +249,7 @@ class Fetcher:
         exhausted on a transient failure)."""
         if self._closed:
             raise FetchError(f"fetcher is closed; cannot fetch {url}")
+        url = self.route(url)
         full_url = requests.Request(method, url, params=params).prepare().url or url
         try:
             resp = self._fetch_with_retries(full_url, method.upper(), dict(headers or {}), data, json_body)

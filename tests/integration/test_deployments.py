@@ -107,16 +107,16 @@ def test_sp500_daily_lands_every_constituent_latest_day(sandbox_url, tmp_path, m
 
 
 def test_generated_prefect_yaml_validates_and_merges(workspace):
-    spec = load_example("tiingo-aapl-2024")
+    spec = load_example("sp500-daily")  # no date range: scheduled as it is
     spec.save(workspace.spec_path(spec.name))
     first = deploy_collector(spec.name, workspace=workspace, schedule="daily at 6am", apply=False)
-    assert not first.applied and first.schedule.startswith("cron 0 6 * * *")
-    other = spec.model_copy(update={"name": "aapl-copy"})
+    assert not first.applied and first.schedule == "At 06:00 AM (UTC)" and len(first.next_runs) == 3
+    other = spec.model_copy(update={"name": "sp500-copy"})
     deploy_collector(other, workspace=workspace, schedule="hourly", apply=False)
     again = deploy_collector(spec.name, workspace=workspace, schedule="every Monday", apply=False)
     model = validate_prefect_yaml(Path(again.prefect_yaml))
     names = [d.name for d in model.deployments]
-    assert names == ["tiingo-aapl-2024", "aapl-copy"]  # replaced in place, the other kept
+    assert names == ["sp500-daily", "sp500-copy"]  # replaced in place, the other kept
     d = model.deployments[0]
     assert d.schedules[0].model_dump(exclude_none=True)["cron"] == "0 0 * * 1"
     assert d.parameters["spec"] == str(workspace.spec_path(spec.name))
@@ -269,11 +269,13 @@ def test_ls_lists_specs_runs_and_deployments(workspace, sandbox_url, monkeypatch
     spec = load_example("tiingo-aapl-2024")
     spec.save(workspace.spec_path(spec.name))
     result = run_spec(mirrored(spec, sandbox_url), workspace.db_path)
-    deploy_collector(spec.name, workspace=workspace, schedule="hourly", apply=False)
-    deploy_collector("sp500-daily", workspace=workspace, apply=False)
+    closed = deploy_collector(spec.name, workspace=workspace, schedule="hourly", apply=False)
+    assert closed.schedule is None and any("in the past" in w for w in closed.warnings)  # 2024 is over
+    deploy_collector("sp500-daily", workspace=workspace, schedule="hourly", apply=False)
     rows = {r.name: r for r in list_collectors(workspace)}
     assert sorted(rows) == ["sp500-daily", "tiingo-aapl-2024"]
     aapl = rows["tiingo-aapl-2024"]
     assert aapl.last_status == "succeeded" and aapl.rows == result.rows_landed and aapl.runs == 1
-    assert aapl.deployment == "run_collector/tiingo-aapl-2024" and aapl.schedule.startswith("interval 3600")
+    assert aapl.deployment == "run_collector/tiingo-aapl-2024" and aapl.schedule is None
+    assert rows["sp500-daily"].schedule.startswith("interval 3600")
     assert rows["sp500-daily"].last_status is None and rows["sp500-daily"].table == "sp500_daily"

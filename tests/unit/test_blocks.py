@@ -67,10 +67,42 @@ def test_llm_block_settings_and_validation():
 
 
 def test_duckdb_and_crawler_blocks():
-    d = DuckDBDestination(path="x.duckdb", schema_name="raw", table_prefix="ad_")
-    assert d.table("sp500-daily") == '"raw"."ad_sp500_daily"'
-    with pytest.raises(ValidationError, match="schema_name"):
-        DuckDBDestination(schema_name="drop table;")
+    d = DuckDBDestination(path="x.duckdb", table_prefix="ad_")
+    assert d.table("sp500-daily") == "ad_sp500_daily"
+    with pytest.raises(ValidationError, match="table_prefix"):
+        DuckDBDestination(table_prefix="drop table;")
     c = CrawlerPolicy(width=2, depth=1, pages=5, attempts=2, respect_robots=False)
     assert (c.crawl_policy().width, c.crawl_policy().pages) == (2, 5)
     assert c.fetch_policy().respect_robots is False
+
+
+def test_the_catalog_finds_every_block_by_autodata():
+    for cls in ALL:
+        assert "autodata" in cls.get_block_type_name().lower(), cls
+        assert cls.get_block_type_slug().startswith("autodata-")
+
+
+@pytest.mark.parametrize(
+    ("value", "is_path"),
+    [
+        ("warehouse", False),
+        ("prod-duckdb", False),
+        ("data/x.duckdb", True),
+        ("x.duckdb", True),
+        ("/a/b", True),
+    ],
+)
+def test_destination_is_a_path_or_a_block_name(value, is_path):
+    from prefect_autodata.blocks.duckdb import looks_like_path
+
+    assert looks_like_path(value) is is_path
+
+
+def test_crawler_policy_applies_to_a_spec():
+    from prefect_autodata.deployments.examples import load_example
+
+    spec = load_example("tiingo-aapl-2024")
+    applied = CrawlerPolicy(rate_limit_per_host=2.5, respect_robots=False).apply(spec)
+    assert applied.politeness.rate_limit_per_host == 2.5 and applied.politeness.respect_robots is False
+    assert applied.politeness.concurrency_per_host == spec.politeness.concurrency_per_host
+    assert applied.sources == spec.sources
