@@ -13,12 +13,35 @@ os.environ.setdefault("DO_NOT_TRACK", "1")
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "requires_real_data: needs the real Instruct2DS/SWDE records; skipped on generated ones"
+    )
+
+
+def real_data_missing() -> str | None:
+    """Why a test that needs the real records cannot run here (None when they are present)."""
+    from prefect_autodata.sandbox import data, records
+
+    if data.is_generated():
+        return "needs the real Instruct2DS records (../shared/instruct2ds or AUTODATA_DATA_DIR)"
+    if records.is_generated():
+        return "needs the real SWDE records (../shared/records or AUTODATA_RECORDS_DIR)"
+    return None
+
+
 def pytest_collection_modifyitems(config, items):
+    missing: list[str | None] = []
     for item in items:
         parts = Path(str(item.fspath)).parts
         for marker in ("unit", "integration", "e2e"):
             if marker in parts:
                 item.add_marker(getattr(pytest.mark, marker))
+        if item.get_closest_marker("requires_real_data"):
+            if not missing:
+                missing.append(real_data_missing())
+            if missing[0]:
+                item.add_marker(pytest.mark.skip(reason=missing[0]))
 
 
 @pytest.fixture(scope="session")

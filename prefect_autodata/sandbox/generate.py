@@ -301,11 +301,12 @@ def _easter(year: int) -> dt.date:
     """Gregorian Easter Sunday (anonymous algorithm)."""
     a, b, c = year % 19, year // 100, year % 100
     d, e = b // 4, b % 4
-    g = (8 * b + 13) // 25
+    f = (b + 8) // 25
+    g = (b - f + 1) // 3
     h = (19 * a + b - d - g + 15) % 30
     i, k = c // 4, c % 4
     m = (32 + 2 * e + 2 * i - h - k) % 7
-    n = (a + 11 * h + 22 * m + 114) // 451
+    n = (a + 11 * h + 22 * m) // 451
     month, day = divmod(h + m - 7 * n + 114, 31)
     return dt.date(year, month, day + 1)
 
@@ -989,7 +990,12 @@ def _site_styles(kind: str, seed: int, n_styles: int) -> list[tuple[str, int]]:
     """Ten made-up source sites per kind, each with its own formatting style."""
     rng = random.Random(f"{seed}|sites|{kind}")
     syll = ("ka", "lo", "mi", "ra", "ven", "tor", "sel", "do", "qui", "bex", "nar", "fy")
-    return [("".join(rng.sample(syll, 2)) + kind[:3], rng.randrange(n_styles)) for _ in range(10)]
+    names: list[str] = []
+    while len(names) < 10:
+        name = "".join(rng.sample(syll, 2)) + kind[:3]
+        if name not in names:
+            names.append(name)
+    return [(name, rng.randrange(n_styles)) for name in names]
 
 
 def _maybe(rng: random.Random, value: str, p_null: float = 0.05) -> str | None:
@@ -1117,12 +1123,12 @@ def _university(rng: random.Random, style: int) -> dict:
     }
 
 
-SWDE_FIELDS = {
-    "auto": ("model", "price", "engine", "fuel_economy"),
+SWDE_FIELDS = {  # in the real files' column order
+    "auto": ("engine", "fuel_economy", "model", "price"),
     "camera": ("manufacturer", "model", "price"),
-    "job": ("title", "company", "location", "date_posted"),
-    "movie": ("title", "director", "genre", "mpaa_rating"),
-    "restaurant": ("name", "address", "cuisine", "phone"),
+    "job": ("company", "date_posted", "location", "title"),
+    "movie": ("director", "genre", "mpaa_rating", "title"),
+    "restaurant": ("address", "cuisine", "name", "phone"),
     "university": ("name", "phone", "type", "website"),
 }
 _SWDE_MAKERS = {
