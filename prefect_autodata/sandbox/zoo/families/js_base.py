@@ -26,6 +26,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from prefect_autodata.sandbox.zoo.base import RecordSet, ZooSite
+from prefect_autodata.sandbox.zoo.families._common import Chrome, static_pages
 from prefect_autodata.sandbox.zoo.families.api_base import (
     BadParam,
     SiteText,
@@ -40,7 +41,6 @@ from prefect_autodata.sandbox.zoo.families.api_base import (
     json_ok,
     record_json,
     set_path,
-    shell,
     slug,
     style_key,
 )
@@ -232,8 +232,11 @@ def build_js_site(rs: RecordSet, rng: random.Random, host: str, family: str, mod
     objs = [record_json(r, kind, paths, typed) for r in rs.records]
     routes: list = []
 
+    # nav, cookie banner, ads, a featured item and related items (noise outside <main>), footer
+    chrome = Chrome.draw(rs, rng, text.brand, page_path, host, lang)
+
     def page_html(title: str, inner: str, head: str = "") -> str:
-        return shell(title, inner, generated=rs.generated, site_name=text.brand, head=head, lang=lang)
+        return chrome.page(title, inner, head=head)
 
     heading = {"en": f"All {kind.plural}", "de": f"Alle {kind.plural}", "es": f"Todos: {kind.plural}"}[lang]
     if mode == "embedded":
@@ -372,6 +375,7 @@ def build_js_site(rs: RecordSet, rng: random.Random, host: str, family: str, mod
             return HTMLResponse(page_html(text.brand, inner))
 
         routes.append(Route("/", home))
+    routes += static_pages(chrome)
     routes.append(catch_all())
     return ZooSite(host=host, family=family, routes=routes, entry_path=page_path, notes=notes)
 
