@@ -382,46 +382,14 @@ def _frame(kind: KindDef) -> tuple[pd.DataFrame, bool]:
 
         table, cols = _I2DS[kind.name]
         df = data.load_table(table)
-        generated = _tables_generated(data)
         present = {f: c for f, c in cols.items() if c in df.columns}
         out = df[list(present.values())].rename(columns={c: f for f, c in present.items()})
-        return out, generated
-    try:
-        from prefect_autodata.sandbox import records
-    except ImportError:  # until sandbox.records lands: read the shared files directly
-        df, generated = _shared_records(kind)
-    else:
-        df = records.load_records(kind.name)
-        gen = getattr(records, "is_generated", None)
-        generated = bool(gen(kind.name)) if callable(gen) else bool(df.attrs.get("generated", False))
+        return out, data.is_generated()
+    from prefect_autodata.sandbox import records
+
+    df = records.load_records(kind.name)
     keep = [f for f in kind.field_names if f in df.columns] + (["site"] if "site" in df.columns else [])
-    return df[keep], generated
-
-
-def _shared_records(kind: KindDef) -> tuple[pd.DataFrame, bool]:
-    import os
-    from pathlib import Path
-
-    env = os.environ.get("AUTODATA_RECORDS_DIR")
-    base = Path(env) if env else Path(__file__).resolve().parents[3].parent / "shared" / "records"
-    path = base / f"swde_{kind.name}.parquet"
-    if path.exists():
-        return pd.read_parquet(path), False
-    rng = random.Random(kind.name)
-    rows = [
-        {f.name: f"{f.name.replace('_', ' ').title()} {i} {rng.randrange(10**6)}" for f in kind.fields}
-        for i in range(200)
-    ]
-    return pd.DataFrame(rows), True
-
-
-def _tables_generated(data_mod) -> bool:
-    for name in ("is_generated", "generated"):
-        fn = getattr(data_mod, name, None)
-        if callable(fn):
-            return bool(fn())
-    full = getattr(data_mod, "is_full_set", None)
-    return not full() if callable(full) else False
+    return df[keep], records.is_generated(kind.name)
 
 
 def _clean_text(v: Any) -> str | None:
