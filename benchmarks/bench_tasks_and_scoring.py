@@ -1,21 +1,16 @@
-"""Speed of the offline instruction parser, the task ground truths and the scorer (vendored data).
+"""Speed of the offline instruction parser, the task ground truths and the scorer.
 
 Run: ``uv run --frozen python benchmarks/bench_tasks_and_scoring.py``; figures go to docs/bench/tasks-and-scoring.md.
 """
 
 from __future__ import annotations
 
-import os
 import time
-from pathlib import Path
 
-os.environ.setdefault(
-    "AUTODATA_DATA_DIR", str(Path(__file__).resolve().parents[1] / "prefect_autodata" / "sandbox" / "data")
-)
-
-from prefect_autodata.agents.offline.instruction import parse_instruction  # noqa: E402
-from prefect_autodata.sandbox.scorer import score  # noqa: E402
-from prefect_autodata.sandbox.tasks import catalog, get_task  # noqa: E402
+from prefect_autodata.agents.offline.instruction import parse_instruction
+from prefect_autodata.sandbox.data import describe
+from prefect_autodata.sandbox.scorer import score
+from prefect_autodata.sandbox.tasks import catalog, get_task
 
 
 def main() -> None:
@@ -29,7 +24,7 @@ def main() -> None:
     t0 = time.perf_counter()
     for t in catalog():
         t.ground_truth()
-    print(f"ground_truth, all {len(texts)} tasks, cold (vendored): {time.perf_counter() - t0:.2f} s")
+    print(f"ground_truth, all {len(texts)} tasks, cold ({describe()}): {time.perf_counter() - t0:.2f} s")
     for tid in ("t01-acl-2023", "t04-sp500-2024"):
         gt = get_task(tid).ground_truth()
         t0 = time.perf_counter()

@@ -145,7 +145,7 @@ def main() -> None:
     from prefect_autodata.sandbox.sites.tiingo import DEMO_TOKEN
 
     if not is_full_set():
-        print("note: the full Instruct2DS stock set is not present; using the vendored subset")
+        print("note: the real Instruct2DS stock set is not present; using generated sample records")
     port = free_port()
     env = dict(os.environ, AUTODATA_SANDBOX_TIINGO_RATE="100000000", PREFECT_SERVER_ANALYTICS_ENABLED="false")
     server = subprocess.Popen(
