@@ -330,7 +330,7 @@ _T3 = [
     ("NAACL", 2021, 2022),
     ("ICCV", 2019, 2021),
 ]
-# Tickers kept over 2015-2024 in the vendored subset (all 503 are kept for 2024).
+# Tickers the catalog follows over 2015-2024 (the generated sample records carry them all years).
 LONG_HISTORY_TICKERS = ["AAPL", "MSFT", "AMZN", "GOOGL", "NVDA", "JPM", "XOM", "KO"]
 _T4 = [("AAPL", 2024), ("MSFT", 2023), ("NVDA", 2020), ("JPM", 2015), ("KO", 2019), ("*", 2024)]
 _T5 = [
@@ -578,7 +578,7 @@ def get_task(task_id: str) -> Task:
 
 
 def data_requirements() -> dict[str, Any]:
-    """What the vendored subset must contain so every task is answerable (used by scripts/vendor_data.py)."""
+    """What the records must contain so every task is answerable (the generated samples are tested against it)."""
     papers: set[tuple[str, int]] = set()
     stock_years: dict[str, set[int]] = {}
     for t in _CATALOG:
