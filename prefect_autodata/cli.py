@@ -25,6 +25,8 @@ sandbox_app = typer.Typer(
     help="The local imitation web used for tests, benchmarks and the offline demo.", no_args_is_help=True
 )
 app.add_typer(sandbox_app, name="sandbox")
+docs_app = typer.Typer(help="The workspace's Data Docs (expectation reports).", no_args_is_help=True)
+app.add_typer(docs_app, name="docs")
 
 err = Console(stderr=True)
 
@@ -59,6 +61,32 @@ def sandbox_serve(
     for title, path in sitemap():
         err.print(f"  {title:<45} {base}{path}")
     serve_forever(host=host, port=port, chaos=chaos, seed=seed)
+
+
+@docs_app.command("serve")
+def docs_serve(
+    port: int = typer.Option(8766, "--port", help="Loopback port to serve on."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Interface to bind."),
+) -> None:
+    """Serve the workspace's Data Docs (one index across collectors) so Prefect artifact links open them."""
+    from prefect_autodata.datadocs import serve
+    from prefect_autodata.workspace import Workspace
+
+    ws = Workspace.default()
+    try:
+        server = serve(ws, host=host, port=port)
+    except AutoDataError as exc:
+        _fail(exc)
+        return
+    err.print(f"[bold]Data Docs[/] of {ws.root}")
+    err.print(f"  http://{host}:{server.server_address[1]}/index.html", overflow="ignore", crop=False)
+    err.print("  (set AUTODATA_DOCS_URL for runs when this is not the default address; Ctrl-C stops)")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
 
 
 @sandbox_app.command("tasks")
@@ -642,11 +670,14 @@ def bench_cmd(
     if suite not in ("sandbox", "zoo", "all"):
         _fail(ConfigError(f"--suite must be sandbox, zoo or all, not {suite!r}"))
         return
-    count = int(tasks) if tasks and tasks.strip().isdigit() else None
+    count = int(tasks) if suite != "sandbox" and tasks and tasks.strip().isdigit() else None
     if suite in ("zoo", "all") and tasks and count is None:
         _fail(ConfigError(f"--tasks for the zoo suite is a number of tasks, not {tasks!r}"))
         return
-    ids = [t.strip() for t in tasks.split(",") if t.strip()] if tasks and count is None else None
+    if count is not None and count < 1:
+        _fail(ConfigError("--tasks for the zoo suite must be at least 1"))
+        return
+    ids = [t.strip() for t in tasks.split(",") if t.strip()] if suite == "sandbox" and tasks else None
     command = "autodata bench " + " ".join(shlex.quote(a) for a in sys.argv[2:])
     md, payload = "", {}
     try:
@@ -704,14 +735,32 @@ def deploy_cmd(
     apply: bool = typer.Option(
         True, "--apply/--no-apply", help="Register with the Prefect API (else only write prefect.yaml)."
     ),
+    timezone: str = typer.Option(None, "--timezone", help="IANA timezone of the schedule."),
+    destination_block: str = typer.Option(
+        None, "--destination-block", help="Land in this DuckDBDestination block (default: the workspace DB)."
+    ),
+    notify_block: str = typer.Option(
+        None,
+        "--notify-block",
+        help="A notification block ('type-slug/name' or a Custom Webhook's name) told when checks fail.",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object on stdout."),
 ) -> None:
     """Register a collector as a scheduled Prefect deployment of run_collector (and write it to prefect.yaml)."""
+    _prefect_defaults()
     from prefect_autodata.deployments.deploy import deploy_collector
 
     try:
         result = deploy_collector(
-            name, schedule=schedule, pool=pool, docker=docker, mirror=mirror, apply=apply
+            name,
+            schedule=schedule,
+            pool=pool,
+            docker=docker,
+            mirror=mirror,
+            apply=apply,
+            timezone=timezone,
+            destination=destination_block,
+            notify_block=notify_block,
         )
     except AutoDataError as exc:
         if as_json:
@@ -725,6 +774,14 @@ def deploy_cmd(
     verb = "registered" if result.applied else "written (not registered)"
     err.print(f"[bold green]deployment {verb}[/] {result.deployment} on work pool {result.work_pool}")
     err.print(f"  schedule:     {result.schedule or 'none (run it from the UI or `prefect deployment run`)'}")
+    if result.next_runs:
+        err.print(f"  next runs:    {'; '.join(result.next_runs)}")
+    if result.incremental:
+        err.print("  incremental:  each run resumes after the last landed value")
+    for w in result.warnings:
+        err.print(f"  [yellow]warning:[/] {w}")
+    if result.automation_id:
+        err.print(f"  automation:   notifies {notify_block} when checks fail")
     err.print(f"  prefect.yaml: {result.prefect_yaml}")
     if result.dockerfile:
         err.print(f"  Dockerfile:   {result.dockerfile}")
@@ -786,22 +843,50 @@ def ls_cmd(as_json: bool = typer.Option(False, "--json", help="Print one JSON ob
     if not rows:
         err.print('no collectors yet: try `autodata demo` or `autodata collect "..."`')
         return
-    from rich.table import Table
+    console = Console()
+    console.print(ls_renderable(rows, console.width))
 
-    table = Table(title=f"{len(rows)} collectors")
-    for col in ("collector", "table", "rows", "last run", "status", "deployment", "schedule"):
-        table.add_column(col)
+
+def ls_renderable(rows, width: int):
+    """A table when the terminal is wide enough, else one block per collector (nothing truncated)."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    def when(r) -> str:
+        return str(r.last_run_at or "")[:19]
+
+    if width >= 140:
+        table = Table(title=f"{len(rows)} collectors")
+        for col in ("collector", "table", "rows", "last run", "status", "error", "deployment", "schedule"):
+            table.add_column(col, overflow="fold")
+        for r in rows:
+            table.add_row(
+                r.name,
+                r.table or "",
+                str(r.rows if r.rows is not None else ""),
+                when(r),
+                r.last_status or "never run",
+                (r.last_error or "")[:60],
+                r.deployment or "",
+                r.schedule or "",
+            )
+        return table
+    parts: list = [Text(f"{len(rows)} collectors", style="bold")]
     for r in rows:
-        table.add_row(
-            r.name,
-            r.table or "",
-            str(r.rows if r.rows is not None else ""),
-            str(r.last_run_at or ""),
-            r.last_status or "never run",
-            r.deployment or "",
-            r.schedule or "",
-        )
-    Console().print(table)
+        parts.append(Text(""))
+        parts.append(Text(r.name, style="bold"))
+        fields = [
+            ("table", f"{r.table or '-'} ({r.rows if r.rows is not None else 0} rows)"),
+            ("last run", f"{when(r) or 'never'} {r.last_status or 'never run'}".strip()),
+            ("error", r.last_error),
+            ("deployment", r.deployment),
+            ("schedule", r.schedule),
+        ]
+        for label, value in fields:
+            if value:
+                parts.append(Text.assemble(("  " + f"{label:<11}", "dim"), str(value)))
+    return Group(*parts)
 
 
 def main() -> None:
