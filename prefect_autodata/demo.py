@@ -21,6 +21,17 @@ from prefect_autodata.workspace import Workspace
 
 DEFAULT_INSTRUCTION = "Collect the daily stock information of AAPL in 2024."
 DEFAULT_SCHEDULE = "every weekday after market close"
+#: where the demo's scheduled runs find the imitation web: ``autodata sandbox serve`` on its default port
+#: (override with AUTODATA_SANDBOX_URL); a job variable of the deployment, never part of the spec
+PERSISTENT_SANDBOX = "http://127.0.0.1:8765"
+
+
+def persistent_sandbox_url() -> str:
+    import os
+
+    return (os.environ.get("AUTODATA_SANDBOX_URL") or PERSISTENT_SANDBOX).rstrip("/")
+
+
 FALLBACK_EXAMPLE = "sp500-daily"
 
 
@@ -37,6 +48,8 @@ class DemoResult(BaseModel):
     prefect_api: str | None = None
     prefect_yaml: str | None = None
     schedule: str | None = None
+    next_runs: list[str] = Field(default_factory=list)
+    mirror: str | None = Field(None, description="The AUTODATA_MIRROR job variable of the deployment.")
     collector: str | None = None
     spec: str | None = None
     instruction: str
@@ -137,7 +150,8 @@ def run_demo(
         out.report = _report_path(ws, checks_name, run_id)
         say("deploy", f"registering {name} on Prefect ({schedule})")
         try:
-            dep = deploy_collector(name, workspace=ws, schedule=schedule, mirror=server.base_url)
+            # the scheduled runs fetch through a sandbox that outlives this command (a job variable)
+            dep = deploy_collector(name, workspace=ws, schedule=schedule, mirror=persistent_sandbox_url())
         except AutoDataError as exc:
             out.error = str(exc)
             out.seconds = round(time.monotonic() - t0, 2)
@@ -146,6 +160,8 @@ def run_demo(
 
     out.deployment, out.deployment_id = dep.deployment, dep.deployment_id
     out.prefect_yaml, out.schedule = dep.prefect_yaml, dep.schedule
+    out.next_runs, out.mirror = dep.next_runs, persistent_sandbox_url()
+    out.warnings += dep.warnings
     out.prefect_api = (
         PREFECT_API_URL.value() or "ephemeral (Prefect's local database; `prefect server start` shows it)"
     )
@@ -168,6 +184,11 @@ def demo_summary_items(r: DemoResult) -> list[tuple[str, object]]:
         ("Data Docs", Path(r.report).resolve().as_uri() if r.report else None),
         ("deployment", r.deployment),
         ("schedule", r.schedule),
+        ("next runs", "; ".join(r.next_runs) if r.next_runs else None),
+        (
+            "scheduled runs",
+            f"fetch through {r.mirror}: keep `autodata sandbox serve` running" if r.mirror else None,
+        ),
         ("Prefect API", r.prefect_api),
         ("prefect.yaml", r.prefect_yaml),
         ("seconds", r.seconds),

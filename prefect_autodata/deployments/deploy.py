@@ -88,6 +88,7 @@ class DeployResult(BaseModel):
     next_runs: list[str] = Field(default_factory=list, description="The schedule's next three runs.")
     incremental: bool = Field(False, description="Each run resumes from the last landed cursor.")
     warnings: list[str] = Field(default_factory=list)
+    automation_id: str | None = Field(None, description="The failed-checks automation (--notify-block).")
 
 
 def _resolve(spec_or_name: CollectorSpec | str | Path, ws: Workspace) -> tuple[CollectorSpec, Path | None]:
@@ -141,7 +142,8 @@ def plan_deployment(
 
     ``schedule`` wins over a cadence in ``instruction``; ``timezone`` overrides the phrase's. A
     scheduled spec with a fixed date range is opened (``deployments.incremental``); one whose range
-    ended in the past is not scheduled (a warning says why). ``destination``: a DuckDB path or a
+    ended in the past is not scheduled from an instruction's cadence, and scheduled with a warning
+    when ``schedule`` asks for it explicitly. ``destination``: a DuckDB path or a
     DuckDBDestination block name (default: the workspace database). ``mirror`` (demo, tests): a
     mirror base URL kept as the ``AUTODATA_MIRROR`` job variable; the spec keeps the real hosts.
     """
@@ -164,9 +166,11 @@ def plan_deployment(
     incremental = spec.incremental is not None
     if sched is not None:
         opened = open_ended(spec, today)
-        if opened.closed_past:
-            warnings.append(f"not scheduled: {opened.note}")
+        if opened.closed_past and not schedule:
+            warnings.append(f"not scheduled: {opened.note}")  # the cadence came from the instruction
             sched = None
+        elif opened.closed_past:
+            warnings.append(f"scheduled as asked, but {opened.note} (reruns upsert the same rows)")
         elif opened.spec.version != spec.version:
             spec = opened.spec
             warnings.append(f"scheduled incrementally ({opened.note})")
@@ -353,6 +357,7 @@ def deploy_collector(
     destination: str | None = None,
     today: Any = None,
     name: str | None = None,
+    notify_block: str | None = None,
 ) -> DeployResult:
     """Write the deployment into the workspace's prefect.yaml and register it with Prefect.
 
@@ -407,6 +412,16 @@ def deploy_collector(
             f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''} "
             f"(the entry is written in {path}; apply it later with `prefect deploy --all --prefect-file {path}`)"
         ) from exc
+    automation_id = None
+    if notify_block:
+        from prefect_autodata.deployments.automation import ensure_failed_checks_automation
+
+        automation_id = ensure_failed_checks_automation(plan.collector, notify_block)
     return result.model_copy(
-        update={"deployment_id": deployment_id, "applied": True, "secrets_stored": stored}
+        update={
+            "deployment_id": deployment_id,
+            "applied": True,
+            "secrets_stored": stored,
+            "automation_id": automation_id,
+        }
     )

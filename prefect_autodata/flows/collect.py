@@ -263,6 +263,8 @@ def collect(
             )
     spec_path = spec.save(target)
     checks_path = save_checks(squads.checks, ws.checks_path(spec.name)) if squads.checks else None
+    if squads.checks is not None:
+        _save_suites(squads.checks, ws, base["warnings"])
     seen(
         "saved",
         {"spec": str(spec_path), "checks": str(checks_path) if checks_path else None, "previous": previous},
@@ -345,6 +347,19 @@ def collect(
             "warnings": base["warnings"] + run.warnings[:20],
         },
     )
+
+
+def _save_suites(checks: Any, ws: Workspace, warnings: list[str]) -> None:
+    """The CheckSpec as a reviewer's engines read it: ``expectations/<name>.json`` (GE suite) and
+    ``schemas/<name>.pandera.yaml`` (pandera), beside ``collectors/<name>/checks.yaml``."""
+    from prefect_autodata.expectations.to_gx import save_suite
+    from prefect_autodata.expectations.to_pandera import save_schema
+
+    for what, save in (("GE suite", save_suite), ("pandera schema", save_schema)):
+        try:
+            save(checks, ws)
+        except Exception as exc:  # a compiler gap must not cost the dataset; say it
+            warnings.append(f"{what} for {checks.name} not written: {type(exc).__name__}: {exc}")
 
 
 def _destination(destination: str | None, db: str | Path | None, ws: Workspace) -> tuple[str, str]:

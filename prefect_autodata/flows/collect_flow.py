@@ -129,14 +129,23 @@ def _publish(squads: Any, saved: dict[str, Any] | None, run: dict[str, Any] | No
             f"{run.get('rows_landed', 0)} rows landed in `{run.get('table')}`, "
             f"{summary.get('rows_quarantined', 0)} quarantined, {len(failed)} failing checks.",
         ]
+        if failed:
+            lines += ["", "| failed check | engine | observed |", "| --- | --- | --- |"]
+            lines += [
+                f"| {c.get('check')} | {c.get('engine', '')} | {str(c.get('observed', ''))[:80]} |"
+                for c in failed[:20]
+            ]
         if docs:
-            from pathlib import Path
+            from prefect_autodata.datadocs import page_url
 
-            lines.append(f"\n[Data Docs]({Path(docs).resolve().as_uri()}) — `{docs}`")
+            url = page_url(docs, ws)
+            if url:
+                lines.append(f"\n[Data Docs]({url}) (served by `autodata docs serve`) — file `{docs}`")
+            else:
+                lines.append(f"\nData Docs: `{docs}`")
         create_markdown_artifact(
             markdown="\n".join(lines) + "\n", key=_key(name, "validation"), description="validation summary"
         )
-    from prefect_autodata.ohcache.render import to_mermaid
     from prefect_autodata.ohcache.trace import Trace, find_trace
 
     try:
@@ -152,11 +161,25 @@ def _publish(squads: Any, saved: dict[str, Any] | None, run: dict[str, Any] | No
         )
     edges = [e for e in events if e.get("event") == "edge"]
     if edges:
-        create_markdown_artifact(
-            markdown=f"## OHCache hypergraph (`{squads.trace_id}`)\n\n```mermaid\n{to_mermaid(edges)}\n```\n",
+        create_table_artifact(
+            table=hypergraph_rows(edges),
             key=_key(name, "hypergraph"),
-            description="messages between agents",
+            description=f"OHCache hypergraph of {squads.trace_id}: one row per message between agents",
         )
+
+
+def hypergraph_rows(edges: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The hypergraph as a table a person reads: step, from, to, what was said, context read."""
+    return [
+        {
+            "step": e.get("seq"),
+            "from": e.get("source", ""),
+            "to": ", ".join(e.get("targets") or []),
+            "message": str(e.get("headline", ""))[:160],
+            "kind": e.get("kind") or e.get("type") or "",
+        }
+        for e in edges
+    ]
 
 
 #: set by the CLI around a flow call: live progress and the overwrite question (callables are not parameters)

@@ -255,6 +255,9 @@ def validate_step(
     ws = Workspace(Path(db_path).resolve().parent) if db_path else Workspace.default()
     previous = landing.previous_profile(db_path, spec) if db_path else None
     res = enforce(full[data_cols], checks, run_id=run_id, workspace=ws, previous=previous)
+    from prefect_autodata.datadocs import write_site_index
+
+    write_site_index(ws)  # the index across every collector of this workspace
     kept = full.loc[res.good.index]
     quarantined = res.quarantined
     if len(quarantined):

@@ -25,7 +25,25 @@ def validate_and_log(spec, good, checks, run_id, db_path=None):
     if v.failed:
         log.warning("failed checks: %s", listed(v.failed))
     if v.docs_path:
-        log.info("Data Docs: %s", v.docs_path)
+        from pathlib import Path
+
+        from prefect_autodata.datadocs import page_url
+        from prefect_autodata.workspace import Workspace
+
+        ws = Workspace(Path(db_path).resolve().parent) if db_path else Workspace.default()
+        url = page_url(v.docs_path, ws)
+        log.info(
+            "Data Docs: %s%s", v.docs_path, f" (served at {url} by `autodata docs serve`)" if url else ""
+        )
+    if v.failed:
+        from prefect_autodata.deployments.automation import emit_failed_checks
+
+        try:
+            emit_failed_checks(
+                spec.name, run_id=run_id, policy=v.policy, status=v.checks_status, failed=list(v.failed)
+            )
+        except Exception as exc:  # events are a notification path, never a reason to fail the run
+            log.warning("could not emit the failed-checks event: %s", exc)
     return v
 
 

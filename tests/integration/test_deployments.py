@@ -269,8 +269,12 @@ def test_ls_lists_specs_runs_and_deployments(workspace, sandbox_url, monkeypatch
     spec = load_example("tiingo-aapl-2024")
     spec.save(workspace.spec_path(spec.name))
     result = run_spec(mirrored(spec, sandbox_url), workspace.db_path)
-    closed = deploy_collector(spec.name, workspace=workspace, schedule="hourly", apply=False)
-    assert closed.schedule is None and any("in the past" in w for w in closed.warnings)  # 2024 is over
+    asked = deploy_collector(spec.name, workspace=workspace, schedule="hourly", apply=False)
+    assert asked.schedule == "Every hour (UTC)" and any("in the past" in w for w in asked.warnings)
+    closed = deploy_collector(
+        spec.name, workspace=workspace, instruction="AAPL in 2024, refreshed daily at 6am", apply=False
+    )
+    assert closed.schedule is None and any("not scheduled" in w for w in closed.warnings)  # 2024 is over
     deploy_collector("sp500-daily", workspace=workspace, schedule="hourly", apply=False)
     rows = {r.name: r for r in list_collectors(workspace)}
     assert sorted(rows) == ["sp500-daily", "tiingo-aapl-2024"]
