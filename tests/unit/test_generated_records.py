@@ -213,3 +213,43 @@ def test_no_outside_data_is_committed():
     data_files = [f for f in files.splitlines() if re.search(r"\.(parquet|csv|feather|arrow)$", f, re.I)]
     assert data_files == []
     assert not (ROOT / "prefect_autodata" / "sandbox" / "data").exists()
+
+
+_PAGES_SCRIPT = """
+import json
+from starlette.testclient import TestClient
+from prefect_autodata.sandbox.app import build_app, sitemap
+from prefect_autodata.sandbox.data import sample_note
+
+out = []
+with TestClient(build_app()) as c:
+    for _, path in sitemap():
+        r = c.get(path, headers={"User-Agent": "Mozilla/5.0", "Referer": "https://www.nba.com/"})
+        if "html" in r.headers.get("content-type", ""):
+            out.append([path, r.status_code, sample_note() in r.text])
+print(json.dumps({"note": sample_note(), "pages": out}))
+"""
+
+
+def test_every_record_page_of_the_sandbox_says_generated(no_shared):
+    """In a fresh interpreter (the sites keep their data per process): each site's entry page."""
+    import json
+    import os
+    import sys
+
+    res = subprocess.run(
+        [sys.executable, "-c", _PAGES_SCRIPT],
+        cwd=ROOT,
+        env=dict(os.environ),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert res.returncode == 0, res.stderr[-2000:]
+    got = json.loads(res.stdout.strip().splitlines()[-1])
+    assert "generated" in got["note"]
+    # the picture-book library is synthetic by design and the search engine lists no records
+    exempt = ("/www.picturebook-library.org/", "/search")
+    pages = [p for p in got["pages"] if not p[0].startswith(exempt)]
+    assert len(pages) >= 14
+    assert [p for p in pages if p[1] != 200 or not p[2]] == []

@@ -18,6 +18,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 
 from prefect_autodata.sandbox.data import load_table
+from prefect_autodata.sandbox.sites._html import sample_footer
 
 HOST = "www.hoops-explorer.com"
 PREFIX = f"/{HOST}"
@@ -100,7 +101,7 @@ def _page(title: str, body: str) -> HTMLResponse:
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
         f"<title>{html.escape(title)}</title>"
         "<style>body{font-family:sans-serif;margin:2em}td,th{padding:2px 8px;border-bottom:1px solid #ddd}</style>"
-        f"</head><body><header><a href='{PREFIX}/'>Hoops Explorer</a></header>{body}</body></html>"
+        f"</head><body><header><a href='{PREFIX}/'>Hoops Explorer</a></header>{body}{sample_footer()}</body></html>"
     )
 
 

@@ -15,6 +15,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 
+from prefect_autodata.sandbox.sites._html import sample_footer
+
 HOST = "/en.wikipedia.org"
 ARTICLE = "List_of_S&P_500_companies"
 ARTICLE_PATH = f"{HOST}/wiki/List_of_S%26P_500_companies"
@@ -55,7 +57,7 @@ def _article(rows: list[tuple[str, str, str, str]]) -> str:
         "<th>Symbol</th><th>Prices from</th><th>Prices to</th></tr></thead>"
         f"<tbody>\n{body_rows}</tbody></table>"
         '<h2 id="See_also">See also</h2><ul><li><a href="/api.tiingo.com/documentation/end-of-day">'
-        "End-of-day stock price API</a></li></ul></div></body></html>"
+        f"End-of-day stock price API</a></li></ul></div>{sample_footer()}</body></html>"
     )
 
 
