@@ -61,6 +61,10 @@ _LISTING_TOTAL = re.compile(
 )
 #: relative tolerance of a row-count expectation derived from an approximate plan size
 ROW_COUNT_TOLERANCE = 0.1
+#: a full (non-incremental) rerun may have at most this share fewer rows than the last good run
+ROW_COUNT_SHRINK = 0.02
+#: a column's null rate may rise by at most this much over the last good run
+NULL_RATE_INCREASE = 0.1
 
 
 def _col(columns: dict[str, str], *names: str) -> str | None:
@@ -260,9 +264,27 @@ def design_checks(
             checks.append(RowCountCheck(min=1))
     else:
         checks.append(RowCountCheck(min=1))
-    # Drift against the last good run (the first run records the baseline). The batch of an
-    # incremental run is a delta, so its size says nothing about the previous one's.
-    checks.append(DriftCheck(max_row_count_change=None if incremental else 0.5, max_null_rate_increase=0.1))
+    # Drift against the last good run (the first run records the baseline). A full collector asks
+    # for the same scope again, so it may grow but hardly shrink (ROW_COUNT_SHRINK); the batch of
+    # an incremental run is a delta, so its size says nothing about the previous one's.
+    checks.append(
+        DriftCheck(
+            max_row_count_change=None if incremental else 0.5,
+            max_row_count_decrease=None if incremental else ROW_COUNT_SHRINK,
+            max_null_rate_increase=NULL_RATE_INCREASE,
+        )
+    )
+    if not incremental:  # any shrinking at all is worth a look (a warning: the batch still lands)
+        checks.append(
+            DriftCheck(
+                name="drift_shrink",
+                severity="warn",
+                max_row_count_change=None,
+                max_row_count_decrease=0.0,
+                max_null_rate_increase=None,
+                columns=False,
+            )
+        )
     return CheckSpec(name=name or spec.name, policy="quarantine", checks=checks)
 
 

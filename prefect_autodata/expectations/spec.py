@@ -16,6 +16,7 @@ Every check kind is a small typed model, so a program can build a spec directly:
 from __future__ import annotations
 
 import datetime as dt
+import math
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -271,11 +272,27 @@ class DriftCheck(_Check):
 
     kind: Literal["drift"] = "drift"
     max_row_count_change: float | None = Field(default=0.5, ge=0.0, description="relative, 0.5 = +/-50%")
+    max_row_count_decrease: float | None = Field(
+        default=None,
+        ge=0.0,
+        le=1.0,
+        description="relative, tighter bound on shrinking (0.02: at most 2% fewer rows than the last good run)",
+    )
     max_null_rate_increase: float | None = Field(default=0.1, ge=0.0, le=1.0)
     columns: bool = Field(default=True, description="new, missing and retyped columns fail")
 
     def default_name(self) -> str:
         return "drift"
+
+
+def row_count_bounds(check: DriftCheck, prev_n: int) -> tuple[int, int | None]:
+    """The drift row-count window around the last good run's ``prev_n`` rows."""
+    change, decrease = check.max_row_count_change, check.max_row_count_decrease
+    lo = 0 if change is None else max(0, math.floor(prev_n * (1 - change)))
+    if decrease is not None:
+        lo = max(lo, math.floor(prev_n * (1 - decrease)))
+    hi = None if change is None else math.ceil(prev_n * (1 + change))
+    return lo, hi
 
 
 Check = Annotated[

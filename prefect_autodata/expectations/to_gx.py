@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime as dt
 import gc
 import json
-import math
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -38,6 +37,7 @@ from prefect_autodata.expectations.spec import (
     RowCountCheck,
     UniqueCheck,
     WeekdayCheck,
+    row_count_bounds,
 )
 from prefect_autodata.workspace import Workspace
 
@@ -191,9 +191,8 @@ def _drift(check: DriftCheck, previous: dict | None, columns: list[str] | None) 
     out = []
     base = check.check_name
     prev_n = int(previous.get("row_count") or 0)
-    if check.max_row_count_change is not None and prev_n:
-        lo = max(0, math.floor(prev_n * (1 - check.max_row_count_change)))
-        hi = math.ceil(prev_n * (1 + check.max_row_count_change))
+    if (check.max_row_count_change is not None or check.max_row_count_decrease is not None) and prev_n:
+        lo, hi = row_count_bounds(check, prev_n)
         out.append(
             _exp(
                 "expect_table_row_count_to_be_between",

@@ -11,7 +11,6 @@ explains failures of a schema reloaded from disk.
 from __future__ import annotations
 
 import datetime as dt
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +34,7 @@ from prefect_autodata.expectations.spec import (
     RowCountCheck,
     UniqueCheck,
     WeekdayCheck,
+    row_count_bounds,
 )
 from prefect_autodata.workspace import Workspace
 
@@ -201,9 +201,8 @@ def _drift(check: DriftCheck, previous, columns, cols, frame, idx: CheckIndex, p
         return
     base = check.check_name
     prev_n = int(previous.get("row_count") or 0)
-    if check.max_row_count_change is not None and prev_n:
-        lo = max(0, math.floor(prev_n * (1 - check.max_row_count_change)))
-        hi = math.ceil(prev_n * (1 + check.max_row_count_change))
+    if (check.max_row_count_change is not None or check.max_row_count_decrease is not None) and prev_n:
+        lo, hi = row_count_bounds(check, prev_n)
         idx.kinds[f"{base}:row_count"] = ("drift", check.severity)
         frame(pa.Check.autodata_row_count(min_value=lo, max_value=hi), f"{base}:row_count")
     prev_cols = previous.get("columns") or {}
