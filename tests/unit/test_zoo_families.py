@@ -94,3 +94,38 @@ def test_generated_records_are_labelled_in_the_footer(family):
     site = FAMILIES[family].build(rs, random.Random(4), "www.gen.test")
     _status, text = getter(site)(site.entry_path)
     assert "generated records" in text
+
+
+ODD_QUERIES = [
+    {"page": "0"},
+    {"page": "-1"},
+    {"page": "99999999999999999999"},
+    {"offset": "-5"},
+    {"offset": "10", "limit": "100000"},
+    {"offset": "1e3"},
+    {"id": "abc"},
+    {"id": "0"},
+    {"id": "99999999"},
+]
+
+
+@pytest.mark.parametrize("family", HTML_FAMILIES)
+def test_odd_requests_never_answer_500(family):
+    for seed in (1, 2, 3, 4):
+        _rs, site = _build(family, "nba_player_season", seed, n=80)
+        client = site_client(site)
+        paths = [
+            site.entry_path,
+            "/view",
+            "/item/0",
+            "/item/99999",
+            f"{site.entry_path}page/0/",
+            f"{site.entry_path}zz/",
+            f"{site.entry_path}nothing.html",
+            "/about",
+            "/contact",
+        ]
+        for path in paths:
+            for q in [{}, *ODD_QUERIES]:
+                r = client.get(f"/{site.host}{path}", params=q)
+                assert r.status_code in (200, 400, 404), (seed, path, q, r.status_code)
