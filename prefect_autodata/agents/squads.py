@@ -440,6 +440,7 @@ class SquadResult(BaseModel):
     detail: str = ""
     backend: str = "offline"
     notes: list[str] = []
+    fields: dict[str, dict[str, Any]] = {}  # per requested field: rule (or None) and dry-run fill rate
 
     @property
     def ok(self) -> bool:
@@ -450,11 +451,18 @@ _HARD = ("no_records", "fetch_error")
 
 
 def _soft_best(ctx: SquadContext) -> CollectorSpec | None:
-    """The tested spec with rows and only soft issues (best fill rate, then rows), or None."""
+    """The tested spec with rows and only soft issues (best fill rate, then rows), or None.
+
+    A spec that fills none of the requested fields is not "close": nothing is accepted then."""
+    from prefect_autodata.agents.test import requested_names
+
+    wanted = requested_names(ctx.parsed)
     ok = [
         (spec, rep)
         for spec, rep in ctx.tested
-        if getattr(rep, "rows", 0) and not any(i.kind in _HARD for i in getattr(rep, "issues", []))
+        if getattr(rep, "rows", 0)
+        and not any(i.kind in _HARD for i in getattr(rep, "issues", []))
+        and (not wanted or any((getattr(rep, "fill_rates", {}) or {}).get(f, 0) > 0 for f in wanted))
     ]
     if not ok:
         return None
@@ -627,6 +635,15 @@ def research_and_develop(
             checks = checks.model_copy(update={"name": spec.name})
     if stop == "success" and (spec is None or (test is not None and test.verdict != "pass" and not soft)):
         stop, detail = "error", detail or "the squads finished without a passing spec"
+    from prefect_autodata.agents.test import fields_report, requested_names, tried_summary
+
+    wanted = requested_names(ctx.parsed or parsed)
+    final_rep = next(
+        (r for s, r in reversed(ctx.tested) if ctx.spec is not None and s.version == ctx.spec.version), None
+    )
+    field_info = fields_report(spec, final_rep, wanted) if spec is not None else {}
+    if stop != "success" and wanted and ctx.tested:
+        detail = f"{detail}; tried per field: {tried_summary(ctx.tested, wanted)}"
     summary = rt.meter.summary()
     trace.emit(
         "squads_done",
@@ -651,6 +668,7 @@ def research_and_develop(
         detail=detail,
         backend="llm" if is_llm else "offline",
         notes=notes,
+        fields=field_info,
     )
 
 

@@ -71,10 +71,11 @@ def test_spec(
     max_requests: int = 6,
     max_pages: int = 2,
 ) -> TestReport:
-    """Dry-run ``spec`` and add plan checks: a requested field no rule produces is reported.
+    """Dry-run ``spec`` and add per-field findings (``field_findings``) for the requested fields.
 
-    A missing field is reported but does not fail the test on its own: some requested fields exist
-    on no source, and the closest spec beats no dataset (the report says which are absent)."""
+    A requested field no rule fills (or a declared column without a rule, or a rule null in every
+    sampled row) fails the test, so the engineering agent repairs or tries its next candidate; when
+    every candidate lacks some field the squads may still accept the closest one, and say which."""
     rep: DryRunReport = dry_run(
         spec, max_pages=max_pages, max_requests=max_requests, base_url=base_url, fetcher=fetcher, today=today
     )
@@ -91,6 +92,8 @@ def test_spec(
                         message=f"requested field {f!r} is produced by no rule of the spec",
                     )
                 )
+    found = field_findings(spec, rep, requested_names(plan), fetcher=fetcher)
+    issues += found
     # A field filled in most sample rows has a working rule: its gaps are the source's (a statistic
     # not recorded in early seasons), and no repair can fill them. Only a mostly-empty field fails.
     hard = [
@@ -98,9 +101,9 @@ def test_spec(
         for i in rep.issues
         if i.kind in ("no_records", "type_mismatch", "fetch_error")
         or (i.kind == "empty_field" and (i.ratio is None or i.ratio > SPARSE_FIELD_MAX_EMPTY))
-    ]
+    ] + [i for i in issues if i.kind in FAILING_FINDINGS]
     return TestReport(
-        ok=rep.ok or (bool(rep.rows) and not hard),
+        ok=(rep.ok or bool(rep.rows)) and not hard,
         rows=rep.rows,
         requests=rep.requests,
         issues=issues,
@@ -110,6 +113,164 @@ def test_spec(
 
 
 test_spec.__test__ = False  # type: ignore[attr-defined]  # a function named test_* is not a pytest test
+
+
+# ------------------------------------------------------------------------------------------ per-field findings
+
+from prefect_autodata.agents.induction.fallback import requested_names  # noqa: E402  (re-exported)
+
+FAILING_FINDINGS = ("missing_field", "not_produced", "null_field", "short_of_total")
+"""Findings that fail a dry run: a requested field no rule fills, or a listing read only in part.
+The squads may still accept the closest spec when every candidate has them (soft), never silently."""
+
+
+def produced_rules(spec: CollectorSpec) -> dict[str, Any]:
+    """Output field name → the rule that fills it (declared columns without a rule are absent)."""
+    out: dict[str, Any] = {}
+    for s in spec.sources:
+        if not s.emit:
+            continue
+        for f in [*s.fields, *(s.detail.fields if s.detail else [])]:
+            if not f.internal:
+                out.setdefault(f.name, f)
+    return out
+
+
+def rule_text(rule: Any) -> str:
+    """A rule in one short line: ``xpath //dt[...]`` / ``const 'x'`` / ``param year``."""
+    if rule.kind is not None:
+        return f"{rule.kind} {rule.expr}" + (f" @{rule.attr}" if rule.attr else "")
+    if rule.const is not None:
+        return f"const {rule.const!r}"
+    if rule.from_param is not None:
+        return f"param {rule.from_param}"
+    return "page url"
+
+
+def _stated_total(spec: CollectorSpec, fetcher: Any) -> tuple[int, str] | None:
+    """The total the first listing page states ("Showing 1-20 of 447"), for sources without pagination."""
+    from prefect_autodata.agents.induction.pagination import stated_total
+
+    for s in spec.sources:
+        if s.kind != "html" or not s.emit or s.pagination is not None or "{" in s.request.url or not fetcher:
+            continue
+        try:
+            text = fetcher.get(s.request.url).text
+        except Exception:  # the dry run already reported an unreachable page
+            return None
+        from prefect_autodata.agents.induction.dom import parse
+        from prefect_autodata.agents.induction.dom import text as visible
+
+        root = parse(text)
+        body = root.find("body") if root is not None else None
+        total = stated_total(visible(body if body is not None else root)) if root is not None else None
+        return (total, s.request.url) if total else None
+    return None
+
+
+def field_findings(
+    spec: CollectorSpec, rep: DryRunReport, requested: list[str], *, fetcher: Any = None
+) -> list[Issue]:
+    """Per requested field: produced at all, filled at all, values of the type its name implies,
+    filled alike on every sampled page; and the rows against a listing's stated total."""
+    from prefect_autodata.agents.induction.matching import dominant_type, expected_type, type_agreement
+    from prefect_autodata.runtime.runner import LINEAGE_URL
+
+    out: list[Issue] = []
+    rules = produced_rules(spec)
+    declared = {c.name for c in spec.columns}
+    for f in requested:
+        if f not in rules:
+            if f in declared:  # the existing check counts declared columns as produced
+                out.append(
+                    Issue(
+                        kind="not_produced",
+                        source="*",
+                        field=f,
+                        message=f"requested field {f!r} is a declared column but no rule fills it",
+                    )
+                )
+            continue
+        rate = rep.fill_rates.get(f)
+        if rep.rows and rate == 0:
+            out.append(
+                Issue(
+                    kind="null_field",
+                    source="*",
+                    field=f,
+                    ratio=1.0,
+                    message=f"field {f!r} is null in every one of {rep.rows} sampled rows "
+                    f"(rule {rule_text(rules[f])})",
+                )
+            )
+            continue
+        values = [r.get(f) for r in rep.sample if r.get(f) not in (None, "")]
+        if len(values) >= 3 and type_agreement(f, values) < 0:
+            kind, _ = dominant_type(values)
+            out.append(
+                Issue(
+                    kind="type_conformity",
+                    source="*",
+                    field=f,
+                    message=f"field {f!r} should hold {expected_type(f)} values but the sample holds {kind} "
+                    f"(e.g. {str(values[0])[:40]!r})",
+                )
+            )
+        by_page: dict[str, list[bool]] = {}
+        for r in rep.sample:
+            by_page.setdefault(str(r.get(LINEAGE_URL)), []).append(r.get(f) not in (None, ""))
+        if len(by_page) > 1:
+            rates = {u: sum(v) / len(v) for u, v in by_page.items()}
+            if max(rates.values()) == 1.0 and min(rates.values()) == 0.0:
+                empty = next(u for u, r in rates.items() if r == 0.0)
+                out.append(
+                    Issue(
+                        kind="inconsistent_field",
+                        source="*",
+                        field=f,
+                        url=empty,
+                        message=f"field {f!r} is filled on some sampled pages and empty on {empty}",
+                    )
+                )
+    got = _stated_total(spec, fetcher) if rep.rows else None
+    if got and got[0] > rep.rows:
+        out.append(
+            Issue(
+                kind="short_of_total",
+                source="*",
+                url=got[1],
+                message=f"{got[1]} states {got[0]} records but the spec reads {rep.rows} and follows no pages",
+            )
+        )
+    return out
+
+
+def fields_report(spec: CollectorSpec | None, report: Any, requested: list[str]) -> dict[str, dict[str, Any]]:
+    """``collect --json``'s ``fields``: per requested field, the rule that fills it (or None) and its fill rate."""
+    rules = produced_rules(spec) if spec is not None else {}
+    rates = getattr(report, "fill_rates", {}) or {}
+    return {
+        f: {
+            "rule": rule_text(rules[f]) if f in rules else None,
+            "fill_rate": (rates.get(f) if f in rules else 0.0) if report is not None else None,
+        }
+        for f in requested
+    }
+
+
+def tried_summary(tested: list[tuple[CollectorSpec, Any]], requested: list[str]) -> str:
+    """What was tried per requested field across the tested specs: the honest text of a ``no_spec``."""
+    parts = []
+    for f in requested:
+        seen = []
+        for spec, rep in tested:
+            rules = produced_rules(spec)
+            if f in rules:
+                rate = (getattr(rep, "fill_rates", {}) or {}).get(f, 0.0)
+                seen.append(f"{rule_text(rules[f])[:80]} ({100 * rate:.0f}% filled)")
+        seen = list(dict.fromkeys(seen))
+        parts.append(f"{f}: " + ("; ".join(seen[:3]) if seen else "no rule found on any source"))
+    return " | ".join(parts)
 
 
 def to_message(report: TestReport, *, spec_cache_id: str | None = None) -> TestMessage:

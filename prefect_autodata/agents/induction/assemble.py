@@ -143,6 +143,7 @@ def _spec(
     key_vals = [v for v in (key_cand.values if key_cand else []) if v]
     unique = key_cand is not None and key_cand.where == "listing" and len(key_vals) >= 5
     pk = [key] if unique and len(set(key_vals)) == len(key_cand.values) else []
+    pk = pk or [c.name for c in cols]  # no verified key: a record is the whole requested tuple
     source = Source(
         name="records",
         kind="html",

@@ -19,6 +19,23 @@ _WITH = re.compile(
 )
 
 
+def requested_names(plan: Any) -> list[str]:
+    """The requested field names of a plan (the generic Request's ``field_names`` or a name list)."""
+    if plan is None:
+        return []
+    names = getattr(plan, "field_names", None)
+    if names is None:
+        names = getattr(plan, "fields", None) or []
+    return [n if isinstance(n, str) else str(getattr(n, "name", n)) for n in names]
+
+
+def entity_noun(plan: Any) -> str | None:
+    """The singular noun of what is requested ("book", "country"), when the plan knows it."""
+    ent = getattr(plan, "entity", None)
+    noun = getattr(ent, "singular", None)
+    return noun if isinstance(noun, str) and noun else None
+
+
 def fields_from_sentence(text: str) -> list[str]:
     """``"... with title, author and price"`` → ``["title", "author", "price"]`` ([] when no such list)."""
     m = _WITH.search(text.strip())
