@@ -195,11 +195,8 @@ def _latest(inbox: list[Message], kind: type) -> Any:
 
 @register_offline_role(Role.PLAN)
 def plan_role(inbox: list[Message], tools: Toolbox):
-    from prefect_autodata.agents.induction.fallback import open_request
-
     ctx = current()
     ctx.parsed = make_plan(ctx.instruction, fields=ctx.fields, today=ctx.today)
-    ctx.parsed = open_request(ctx.parsed, fields=ctx.fields, sources=ctx.sources)  # until issue 12's Request
     cid = tools.store(
         ctx.parsed.model_dump_json(),
         kind="json",
@@ -642,7 +639,7 @@ def research_and_develop(
         (r for s, r in reversed(ctx.tested) if ctx.spec is not None and s.version == ctx.spec.version), None
     )
     field_info = fields_report(spec, final_rep, wanted) if spec is not None else {}
-    if stop != "success" and wanted and ctx.tested:
+    if stop != "success" and wanted and stop != "unresolvable":
         detail = f"{detail}; tried per field: {tried_summary(ctx.tested, wanted)}"
     summary = rt.meter.summary()
     trace.emit(

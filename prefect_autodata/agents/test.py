@@ -117,7 +117,7 @@ test_spec.__test__ = False  # type: ignore[attr-defined]  # a function named tes
 
 # ------------------------------------------------------------------------------------------ per-field findings
 
-from prefect_autodata.agents.induction.fallback import requested_names  # noqa: E402  (re-exported)
+from prefect_autodata.agents.induction.requested import requested_names  # noqa: E402  (re-exported)
 
 FAILING_FINDINGS = ("missing_field", "not_produced", "null_field", "short_of_total")
 """Findings that fail a dry run: a requested field no rule fills, or a listing read only in part.
