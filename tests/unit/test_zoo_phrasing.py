@@ -196,3 +196,28 @@ def test_scope_phrasings_are_many_and_exact():
     assert "only the Findings track" in track
     team = {scope_phrase(TEAM, Filter("team", "eq", "Lakers"), "team", rng, TODAY) for _ in range(80)}
     assert {"Lakers only", "for the Lakers"} <= team
+
+
+def test_the_zoo_kinds_are_worded_naturally():
+    from prefect_autodata.sandbox.zoo.kinds import KINDS
+
+    assert field_words(KINDS["movie"], ["mpaa_rating"], random.Random(0))["mpaa_rating"] in {
+        "MPAA rating",
+        "rating",
+        "MPAA",
+        "certificate",
+    }
+    for kind in KINDS.values():
+        names = [f.name for f in kind.fields]
+        for seed in range(25):
+            words = field_words(kind, names, random.Random(seed))
+            s = instruction(kind, names, [], random.Random(seed), today=TODAY, field_words=words)
+            for name, word in words.items():
+                assert word in s, (kind.name, s)
+                letters = re.sub(r"[^A-Za-z]", "", word)
+                assert len(letters) > 1 or "%" in word or word == name.upper(), (
+                    kind.name,
+                    name,
+                    word,
+                )  # no "O"
+                assert not (word.isupper() and word.lower() in {"year", "date", "title"}), word

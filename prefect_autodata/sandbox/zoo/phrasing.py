@@ -35,6 +35,8 @@ class Filter:
 
 # Labels that are not nouns a person would use for a field ("By" for author, "@" for address).
 _NOT_NOUNS = {"by", "at", "in", "on", "of", "from", "for", "to", "via", "with", "where", "when", "no", "#"}
+# Labels that are verbs or asides on a page but no name for a field in a request.
+_NOT_FIELD_WORDS = {"call", "download", "asking", "won", "lost", "web", "more", "details", "info", "view"}
 _NUMBER_WORDS = {
     2: "two",
     3: "three",
@@ -59,7 +61,13 @@ def _is_acronym(text: str) -> bool:
     return bool(letters) and letters.isupper() and " " not in text.strip()
 
 
-def _natural(label: str) -> str | None:
+def _shouted(label: str, fd: FieldDef) -> bool:
+    """'YEAR' beside 'Year': a casing variant of a word, not an acronym like 'PTS' or 'WHIP'."""
+    low = label.strip().lower()
+    return any(other.strip().lower() == low and not _is_acronym(other) for other in fd.labels)
+
+
+def _natural(label: str, fd: FieldDef) -> str | None:
     """The label as a person would write it in a sentence, or None when it is no usable noun."""
     text = re.sub(r"\s+", " ", label.strip().rstrip(":").strip())
     if not text or text.endswith(".") or text.lower() in _NOT_NOUNS:
@@ -67,28 +75,38 @@ def _natural(label: str) -> str | None:
     if re.search(r"[^\w\s%/'&+-]", text):  # icons, arrows, brackets
         return None
     low = text.lower()
-    if low.split()[0] in {"our", "your", "my", "the", "a", "an"}:  # "Our price" reads badly in a list
+    words = low.split()
+    if words[0] in {"our", "your", "my", "the", "a", "an"}:  # "Our price" reads badly in a list
         return None
-    return text if _is_acronym(text) else low
+    if len(words) > 1 and words[-1] in _NOT_NOUNS:  # "Listed on", "Directed by": not nouns
+        return None
+    if _is_acronym(text) and not _shouted(text, fd):
+        return text if len(re.sub(r"[^A-Za-z]", "", text)) > 1 or "%" in text else None  # not "O", "H", "L"
+    if len(words) == 1 and (low.endswith("ed") or low in _NOT_FIELD_WORDS):  # "Published", "Rated", "Call"
+        return None
+    if len(re.sub(r"[^a-z]", "", low)) <= 2:  # "Yr", "Hi": abbreviations nobody types in a request
+        return None
+    return low
 
 
 def _name_word(fd: FieldDef) -> str:
     """The canonical field name as a word: ``fuel_economy`` → "fuel economy", ``pts`` → "PTS"."""
     plain = fd.name.replace("_", " ").strip()
+    squeezed = fd.name.replace("_", "").lower()
     for label in fd.labels:
-        if label.replace(" ", "").replace("_", "").lower() == fd.name.replace(
-            "_", ""
-        ).lower() and _is_acronym(label):
+        same = label.replace(" ", "").replace("_", "").lower() == squeezed
+        if same and _is_acronym(label) and not _shouted(label, fd):
             return label.strip()
     if not re.search(r"[aeiouy]", plain) or re.search(r"\d", plain):
         return plain.upper()
-    return plain
+    acronyms = {t for label in fd.labels for t in label.split() if _is_acronym(t) and not _shouted(t, fd)}
+    return " ".join(t.upper() if t.upper() in acronyms else t for t in plain.split())  # "MPAA rating"
 
 
 def _candidates(fd: FieldDef) -> list[str]:
     out = [_name_word(fd)]
     for label in fd.labels:
-        word = _natural(label)
+        word = _natural(label, fd)
         if word and word.lower() not in {w.lower() for w in out}:
             out.append(word)
     return out
