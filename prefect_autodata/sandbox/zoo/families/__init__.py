@@ -15,6 +15,7 @@ from prefect_autodata.sandbox.zoo.families import (
     html_detail,
     html_dl,
     html_flex,
+    html_grouped,
     html_list,
     html_table,
     html_text,
@@ -35,6 +36,7 @@ FAMILIES: dict[str, Family] = {
     "html_flex_rows": html_flex.FAMILY,
     "html_text_lines": html_text.FAMILY,
     "html_detail_pages": html_detail.FAMILY,
+    "html_grouped_sections": html_grouped.FAMILY,
     # API, file, JS and structured-data families
     "api_camel_pages": api_camel_pages.FAMILY,
     "api_snake_nested": api_snake_nested.FAMILY,
