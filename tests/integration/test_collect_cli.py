@@ -138,3 +138,49 @@ def test_cli_bad_arguments_are_one_line(tmp_path, args, needle):
     p = _cli(["collect", "Collect the daily stock data of AAPL in 2024", "--no-deploy", *args], tmp_path)
     assert p.returncode == 2
     assert needle in p.stderr and "Traceback" not in p.stderr
+
+
+def test_what_a_data_engineer_reads_is_in_the_workspace(sandbox_url, workspace):
+    """GE suite and pandera schema beside the checks, one Data Docs index across collectors, served on
+    loopback; a second collect of the same collector asks before replacing a changed spec."""
+    import threading
+    import urllib.request
+
+    from prefect_autodata.datadocs import serve
+    from prefect_autodata.sandbox.server import free_port
+
+    res = _collect(JPM_Q1.instruction, sandbox_url, workspace, name="jpm-q1")
+    assert res.ok, res.error
+    suite = json.loads(workspace.suite_path("jpm-q1").read_text())
+    assert suite["expectations"] and suite["name"]
+    assert "columns" in yaml.safe_load(workspace.pandera_path("jpm-q1").read_text())
+    index = workspace.data_docs_dir / "index.html"
+    assert "jpm-q1" in index.read_text() and f"jpm-q1/{res.run_id}.html" in index.read_text()
+
+    server = serve(workspace, port=free_port())
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        with urllib.request.urlopen(f"{base}/index.html", timeout=10) as r:
+            assert r.status == 200 and "jpm-q1" in r.read().decode()
+        with urllib.request.urlopen(f"{base}/jpm-q1/{res.run_id}.html", timeout=10) as r:
+            assert r.status == 200 and "<table" in r.read().decode()
+    finally:
+        server.shutdown()
+        server.server_close()
+
+    spec_path = workspace.spec_path("jpm-q1")
+    spec_path.write_text(
+        spec_path.read_text().replace("primary_key:", "description: edited\nprimary_key:", 1)
+    )
+    edited = spec_path.read_text()
+    asked = []
+    kept = _collect(
+        JPM_Q1.instruction, sandbox_url, workspace, name="jpm-q1", confirm=lambda *a: asked.append(a) or False
+    )
+    assert kept.status == "kept" and "--force" in kept.error and spec_path.read_text() == edited
+    name, old, new = asked[0]
+    assert name == "jpm-q1" and old == edited and "description: edited" not in new
+    replaced = _collect(JPM_Q1.instruction, sandbox_url, workspace, name="jpm-q1", confirm=lambda *a: True)
+    assert replaced.ok and "description: edited" not in spec_path.read_text()

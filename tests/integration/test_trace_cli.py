@@ -46,4 +46,30 @@ def test_trace_text_json_mermaid_png(workspace, tmp_path):
 def test_unknown_run_is_one_clear_line(workspace):
     out = CliRunner().invoke(app, ["trace", "nope"])
     assert out.exit_code == 2
-    assert "no trace for run 'nope'" in out.output and "Traceback" not in out.output
+    assert "no trace for 'nope'" in out.output and "Traceback" not in out.output
+
+
+def test_trace_by_collect_id_run_id_collector_or_prefix(workspace):
+    """A collect id (with or without ``collect-``), a landed run id or its prefix, or the collector name."""
+    import duckdb
+
+    trace = Trace.for_run(workspace.traces_dir, "collect-0123abcd99")
+    rt = AgentRuntime(cache=ArtifactCache(workspace.cache_dir), trace=trace)
+    rt.post(Role.MANAGER, ManagerMessage(next=Role.WEB, instruction="look"))
+    workspace.record_run_trace("f00dfeed12345678", "collect-0123abcd99", "aapl-daily-2024")
+    con = duckdb.connect(str(workspace.db_path))  # a later `autodata run` of the same collector
+    con.execute("CREATE TABLE _autodata_runs (run_id VARCHAR, collector VARCHAR)")
+    con.execute("INSERT INTO _autodata_runs VALUES ('beef000011112222', 'aapl-daily-2024')")
+    con.close()
+    cli = CliRunner()
+    for ref in (
+        "collect-0123abcd99",
+        "0123abcd",
+        "f00dfeed12345678",
+        "f00dfe",
+        "aapl-daily-2024",
+        "beef0000",
+    ):
+        out = cli.invoke(app, ["trace", ref, "--json"])
+        assert out.exit_code == 0, (ref, out.output)
+        assert json.loads(out.stdout)["run"] == "collect-0123abcd99", ref
