@@ -151,7 +151,10 @@ def stated_count(evidence: Evidence | None, plan: Any) -> int | None:
 
 
 def _row_bounds(expected: int, tolerance: float) -> tuple[int, int]:
-    return max(0, math.floor(expected * (1 - tolerance))), math.ceil(expected * (1 + tolerance))
+    # rounded first: 200 * 1.1 is 220.00000000000003 in binary floating point
+    return max(0, math.floor(round(expected * (1 - tolerance), 6))), math.ceil(
+        round(expected * (1 + tolerance), 6)
+    )
 
 
 def design_checks(

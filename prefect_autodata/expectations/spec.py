@@ -288,10 +288,10 @@ class DriftCheck(_Check):
 def row_count_bounds(check: DriftCheck, prev_n: int) -> tuple[int, int | None]:
     """The drift row-count window around the last good run's ``prev_n`` rows."""
     change, decrease = check.max_row_count_change, check.max_row_count_decrease
-    lo = 0 if change is None else max(0, math.floor(prev_n * (1 - change)))
+    lo = 0 if change is None else max(0, math.floor(round(prev_n * (1 - change), 6)))
     if decrease is not None:
-        lo = max(lo, math.floor(prev_n * (1 - decrease)))
-    hi = None if change is None else math.ceil(prev_n * (1 + change))
+        lo = max(lo, math.floor(round(prev_n * (1 - decrease), 6)))
+    hi = None if change is None else math.ceil(round(prev_n * (1 + change), 6))
     return lo, hi
 
 

@@ -165,3 +165,127 @@ def test_freshness():
     assert freshness(s, 3, "2025-01-02")["success"]
     stale = freshness(s, 1, "2025-01-02")
     assert not stale["success"] and stale["age_days"] == 2
+
+
+# --------------------------------------------------------------------------- issue 14: request-derived coverage
+
+
+def _spec(pk: list[str], fields: list[dict], params: dict | None = None, **extra):
+    from prefect_autodata.runtime.spec import CollectorSpec
+
+    source = {"kind": "json", "request": {"url": "http://h/x"}, "params": params or {}, "fields": fields}
+    return CollectorSpec.model_validate({"name": "s", "primary_key": pk, "sources": [source], **extra})
+
+
+STOCK_FIELDS = [
+    {"name": "Ticker", "from_param": "t"},
+    {"name": "Date", "jsonpath": "$.date", "type": "date"},
+    {"name": "Close", "jsonpath": "$.close", "type": "float"},
+]
+TODAY = dt.date(2026, 12, 1)
+
+
+def test_trading_sessions_skip_exchange_holidays():
+    from prefect_autodata.runtime import templates, trading_calendar
+
+    days = trading_calendar.sessions(dt.date(2024, 1, 1), dt.date(2024, 12, 31))
+    closed = trading_calendar.closed_weekdays(dt.date(2024, 1, 1), dt.date(2024, 12, 31))
+    assert len(days) + len(closed) == len(pd.bdate_range("2024-01-01", "2024-12-31"))
+    assert dt.date(2024, 7, 4) in closed and dt.date(2024, 11, 28) in closed and dt.date(2024, 7, 5) in days
+    assert templates.last_trading_day(dt.date(2024, 7, 5)) == dt.date(2024, 7, 3)  # July 4th closed
+    assert templates.last_trading_day(dt.date(2024, 12, 26)) == dt.date(2024, 12, 24)  # Christmas
+    assert templates.resolve_date("last_trading_day", dt.date(2024, 6, 10)) == dt.date(2024, 6, 7)
+
+
+def test_completeness_names_up_to_20_missing_rows_and_clips_or_spans_the_batch():
+    days = pd.bdate_range("2024-01-01", "2024-02-29")
+    df = pd.DataFrame({"date": [d.date() for d in days[30:]]})  # the first 30 weekdays are missing
+    res = completeness(df, {"date": {"start": "2024-01-01", "end": "2024-02-29"}})
+    assert res["missing"] == 30 and len(res["missing_examples"]) == 20
+    assert res["missing_examples"][0] == ["2024-01-01"]
+    # within_observed: an incremental batch is judged only between its first and last day
+    clipped = {"date": {"start": "2024-01-01", "end": "2024-02-29", "within_observed": True}}
+    assert completeness(df, clipped)["success"]
+    assert not completeness(df.drop(index=[5]), clipped)["success"]
+    # contiguous: every integer between the smallest and the largest value (a season gap)
+    seasons = pd.DataFrame({"YEAR": [2001, 2002, 2004, 2005]})
+    gap = completeness(seasons, {"YEAR": {"contiguous": True}})
+    assert gap["missing"] == 1 and gap["missing_examples"] == [[2003]]
+    with pytest.raises(ValueError, match="contiguous"):
+        KeyDomain(contiguous=True, values=[1])
+
+
+def test_drift_row_count_bounds():
+    from prefect_autodata.expectations.spec import row_count_bounds
+
+    assert row_count_bounds(DriftCheck(), 100) == (50, 150)
+    assert row_count_bounds(DriftCheck(max_row_count_decrease=0.02), 100) == (98, 150)
+    assert row_count_bounds(DriftCheck(max_row_count_change=None, max_row_count_decrease=0.0), 100) == (
+        100,
+        None,
+    )
+
+
+def test_design_checks_expects_every_ticker_on_every_nyse_session():
+    from prefect_autodata.agents.offline.instruction import parse_instruction
+    from prefect_autodata.agents.validation import design_checks
+
+    plan = parse_instruction("Daily stock prices of AAPL and MSFT in 2024", today=TODAY)
+    fields = [{"name": "Ticker", "from_param": "t"}, *STOCK_FIELDS[1:]]
+    spec = _spec(["Ticker", "Date"], fields, {"t": {"values": ["AAPL", "MSFT"]}})
+    cs = design_checks(plan, spec, today=TODAY)
+    by = cs.by_name()
+    comp = by["completeness:TickerxDate"]
+    assert comp.min_fraction == 1.0 and comp.keys["Ticker"].values == ["AAPL", "MSFT"]
+    assert dt.date(2024, 7, 4) in comp.keys["Date"].exclude and not comp.keys["Date"].within_observed
+    assert (by["row_count"].min, by["row_count"].max) == (2 * 252, 2 * 252)
+    assert by["drift"].max_null_rate_increase == 0.1 and by["drift"].columns
+    assert by["drift_shrink"].severity == "warn" and by["drift_shrink"].max_row_count_decrease == 0.0
+    # an incremental collector lands deltas: the calendar is clipped, sizes are not compared
+    inc = _spec(
+        ["Ticker", "Date"],
+        fields,
+        {"t": {"values": ["AAPL", "MSFT"]}},
+        incremental={"cursor": "Date", "param": "t"},
+    )
+    cs = design_checks(plan, inc, today=TODAY)
+    assert cs.by_name()["completeness:TickerxDate"].keys["Date"].within_observed
+    assert cs.by_name()["row_count"].min == 1 and cs.by_name()["row_count"].max is None
+    assert cs.by_name()["drift"].max_row_count_change is None and "drift_shrink" not in cs.by_name()
+
+
+def test_design_checks_expects_every_season():
+    from prefect_autodata.agents.offline.instruction import parse_instruction
+    from prefect_autodata.agents.validation import design_checks
+
+    fields = [
+        {"name": "TEAM_ABBR", "jsonpath": "$.t"},
+        {"name": "YEAR", "jsonpath": "$.y", "type": "integer"},
+    ]
+    plan = parse_instruction("Chicago Cubs team batting totals by season, 2016-2018", today=TODAY)
+    cs = design_checks(plan, _spec(["TEAM_ABBR", "YEAR"], fields), today=TODAY)
+    seasons = cs.by_name()["completeness:seasons:YEAR"]
+    assert list(seasons.keys) == ["YEAR"] and seasons.keys["YEAR"].values == [2016, 2017, 2018]
+    # no year range in the request: every season between the first and the last collected one
+    plan = parse_instruction("Every regular season of the Toronto Raptors", today=TODAY)
+    cs = design_checks(plan, _spec(["YEAR"], fields), today=TODAY)
+    assert cs.by_name()["completeness:seasons:YEAR"].keys["YEAR"].contiguous
+
+
+def test_design_checks_uses_a_listing_total_and_the_plan_size_with_a_tolerance():
+    from prefect_autodata.agents.evidence import Evidence, Page
+    from prefect_autodata.agents.offline.instruction import parse_instruction
+    from prefect_autodata.agents.validation import Scope, design_checks, stated_count
+
+    plan = parse_instruction("All ICLR 2021 accepted papers", today=TODAY)
+    page = Page(url="u", final_url="u", status=200, cache_id="c", title="ICLR 2021 papers",
+                text_excerpt="ICLR 2021 Conference. Showing 1-25 of 860 results")  # fmt: skip
+    ev = Evidence(plan=plan, candidates=[page])
+    assert stated_count(ev, plan) == 860
+    spec = _spec(["id"], [{"name": "id", "jsonpath": "$.id"}])
+    rc = design_checks(plan, spec, ev, today=TODAY).by_name()["row_count_stated"]
+    assert (rc.min, rc.max) == (860, 860)
+    # an approximate plan size: bounds with the stated tolerance
+    scope = Scope(entity="paper", expected_rows=200, expected_approx=True)
+    rc = design_checks(scope, spec, today=TODAY, tolerance=0.1).by_name()["row_count"]
+    assert (rc.min, rc.max) == (180, 220)
