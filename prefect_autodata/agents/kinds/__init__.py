@@ -127,12 +127,20 @@ class RecordKind:
         return []
 
     def map_field(self, word: str) -> str | None:
-        """This kind's column for a user's field word, if it has one."""
+        """This kind's column for a user's field word, if it has one (plural or singular)."""
+        from prefect_autodata.agents.offline.vocab import singular
+
+        def norm(x: str) -> str:
+            return " ".join(singular(w) for w in re.findall(r"[a-z0-9]+", x.lower()))
+
         key = word.lower().strip()
         if key in self.vocabulary:
             return self.vocabulary[key]
+        by_norm = {norm(k): v for k, v in self.vocabulary.items()}
+        if norm(key) in by_norm:
+            return by_norm[norm(key)]
         for col in self.default_fields:
-            if col.lower() == key or col.lower().replace("_", " ") == key:
+            if col.lower() == key or norm(col.replace("_", " ")) == norm(key):
                 return col
         return None
 

@@ -144,6 +144,8 @@ def find_players(text: str, blocked: list[tuple[int, int]]) -> list[str]:
             words.pop(0)
         while words and (words[-1].lower() in _LEADING_NOISE or words[-1].isupper()):
             words.pop()
+        if words:
+            words[-1] = re.sub(r"(?:'s|’s|'|’)$", "", words[-1])  # "Nikola Jokic's NBA stats"
         if len(words) >= 2 and not any(w.lower().rstrip(".") in _MONTHS for w in words):
             names.append(" ".join(words))
     return list(dict.fromkeys(names))

@@ -105,9 +105,8 @@ def find_tickers(text: str, blocked: list[tuple[int, int]]) -> list[str]:
 
 def _names_ticker(ctx: Context, tickers: list[str]) -> bool:
     """The generic entity phrase is itself a ticker ("AAPL in 2024")."""
-    return bool(ctx.entity) and any(
-        t.lower() in ctx.entity.lower().replace("-", ".").split() for t in tickers
-    )
+    head = ctx.entity_head() or ""
+    return any(head in (t.lower(), f"{t.lower()}'s") for t in tickers)
 
 
 def business_days(start: date, end: date) -> int:
@@ -154,7 +153,7 @@ class StockKind(RecordKind):
         if ctx.has(_STOCK_WORDS):
             return 80.0
         tickers = find_tickers(ctx.text, ctx.date_spans)
-        if ctx.has(_PRICE_WORDS) and (tickers or ctx.entity_is(*_PRICE_HEADS)):
+        if ctx.has(_PRICE_WORDS) and (ctx.entity_is(*_PRICE_HEADS) or _names_ticker(ctx, tickers)):
             return 80.0
         if (
             tickers

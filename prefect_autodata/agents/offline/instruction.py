@@ -28,6 +28,7 @@ from prefect_autodata.agents.offline.vocab import (
     CONTAINER_NOUNS,
     FIELD_WORDS,
     GENERIC_TAILS,
+    ING_NOUNS,
     LEAD_MODIFIERS,
     NUMBER_WORDS,
     REQUEST_VERBS,
@@ -281,7 +282,7 @@ def _resolve_time(t: str, mentions: list[_Mention], today: date, req: Request) -
         ts.start_year, ts.end_year = int(m.group(1)), today.year
         req.assumptions.append(f"open range ends at the current year, {today.year}")
     elif (
-        (m := re.search(r"\b(?:since|starting(?: on| from)?|from)\s+", lo))
+        (m := re.search(r"\b(?:since|starting(?: on| from| in)?)\s+", lo))
         and mentions
         and len(mentions) == 1
         and mentions[0].kind in ("day", "period")
@@ -384,14 +385,15 @@ def _find_sources(t: str) -> tuple[list[str], str]:
 
 _WORDS = re.compile(r"[A-Za-zÀ-ÿ0-9][\w'’&.\-]*|[,;:()]")
 _LIST_SPLIT = re.compile(
-    r"\s*(?:,\s*(?:and|&|or|plus)\s+|,|;|\s+and\s+|\s+&\s+|\s+as well as\s+|\s+plus\s+|/)\s*", re.I
+    r"\s*(?:,\s*(?:and|&|or|plus)\s+|,(?!\d{3}\b)|;|\s+and\s+|\s+&\s+|\s+as well as\s+|\s+plus\s+|/)\s*", re.I
 )
+_NESTED_TRIGGER = re.compile(r"^(?:including|include|includes|with|plus|also|as well as|and)\s+", re.I)
 _DET = re.compile(
     r"^(?:the|their|its|his|her|each|every|all|a|an|any|of|also|both|respective|corresponding)\s+", re.I
 )
 _FIELD_TRIGGER = re.compile(
     r"\b(?:with|including|include|includes|showing|containing|incl\.|along with|giving|capturing|recording|"
-    r"having|listing|reporting|keeping|noting|plus)\s+",
+    r"having|reporting|plus)\s+",
     re.I,
 )
 _FIELD_HEADER = re.compile(
@@ -406,9 +408,13 @@ _CLAUSE_END = re.compile(
 )
 _CMP = (
     r"(?P<op>under|below|less than|fewer than|lower than|cheaper than|at most|no more than|up to|"
-    r"over|above|more than|greater than|higher than|at least|no less than|exceeding|>=|<=|≥|≤|>|<|=)"
+    r"over|above|more than|greater than|higher than|at least|no less than|exceeding|before|earlier than|"
+    r"after|later than|>=|<=|≥|≤|>|<|=)"
 )
-_NUMV = r"(?P<val>[$€£]?\s?\d[\d,]*(?:\.\d+)?\s?(?:k|m|%|percent)?)(?![\w.])"
+_NUMV = (
+    r"(?P<val>[$€£]?\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|bn|%|percent)(?![\w])|\s(?:thousand|million|billion)\b)?)"
+    r"(?![\w.]|,\d)"
+)
 _OPS = {
     "under": "le",
     "below": "le",
@@ -430,11 +436,16 @@ _OPS = {
     "at least": "ge",
     "no less than": "ge",
     "exceeding": "ge",
+    "before": "le",
+    "earlier than": "le",
+    "after": "ge",
+    "later than": "ge",
     ">=": "ge",
     "≥": "ge",
     ">": "ge",
     "=": "eq",
 }
+_NOUN = r"(?!(?:in|on|at|of|for|from|with|and|or|the|to|by|per|each|every|since|between)\b)[a-z]+"
 _UNIT_WORDS = frozenset("dollars dollar euros euro usd eur gbp pounds percent stars star".split())
 
 
@@ -447,6 +458,15 @@ def normalize_name(name: str) -> str:
 def _number(v: str) -> float | int:
     s = v.strip().lstrip("$€£").strip().replace(",", "")
     mult = 1
+    for word, m in (
+        ("thousand", 1000),
+        ("million", 1_000_000),
+        ("billion", 1_000_000_000),
+        ("bn", 1_000_000_000),
+    ):
+        if s.endswith(word):
+            s, mult = s[: -len(word)].strip(), m
+            break
     if s.endswith(("k", "K")):
         s, mult = s[:-1], 1000
     elif s.endswith(("m", "M")):
@@ -459,12 +479,15 @@ def _number(v: str) -> float | int:
 def _clean_item(item: str) -> str:
     item = item.strip(" .,'\"")
     for _ in range(3):
-        item = _DET.sub("", item)
+        item = _DET.sub("", _NESTED_TRIGGER.sub("", item))
     return item.strip(" .,'\"")
 
 
 def _split_list(text: str) -> list[str]:
     return [x for x in (_clean_item(p) for p in _LIST_SPLIT.split(text)) if x]
+
+
+_CMP_AHEAD = re.compile(r"\s+(?:of\s+)?" + _CMP + r"\s", re.I)
 
 
 def _comparison(item: str) -> Filter | None:
@@ -510,7 +533,7 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             spans.append(m.span())
     for m in re.finditer(
         rf"(?:(?P<verb>priced|costing|costs?|rated|paying|earning|weighing|aged|scoring|cheaper|older|younger|taller)\s+|"
-        rf"\b(?P<field>[a-z]+(?:\s+[a-z]+)?)\s+(?:(?:is|are|of)\s+)?)?{_CMP}\s+{_NUMV}(?:\s+(?P<noun>[a-z]+))?",
+        rf"\b(?P<field>[a-z]+(?:\s+[a-z]+)?)\s+(?:(?:is|are|of)\s+)?)?{_CMP}\s+{_NUMV}(?:\s+(?P<noun>{_NOUN}))?",
         t,
         re.I,
     ):
@@ -519,29 +542,28 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         verb = (m.group("verb") or "").lower()
         field = VERB_FIELDS.get(verb, "")
         words = (m.group("field") or "").lower().split()
-        words = [
-            w for w in words if w not in BOUNDARY_WORDS and w not in LEAD_MODIFIERS and w not in ("is", "are")
-        ]
+        for w in words:
+            if w in VERB_FIELDS:
+                field = VERB_FIELDS[w]
+        cut = max((i + 1 for i, w in enumerate(words) if w in BOUNDARY_WORDS), default=0)
+        words = [w for w in words[cut:] if w not in LEAD_MODIFIERS and w not in ("is", "are")]
         noun = (m.group("noun") or "").lower()
         if not field:
-            if (
-                noun
-                and noun not in _UNIT_WORDS
-                and noun not in BOUNDARY_WORDS
-                and (not words or noun not in words)
-            ):
-                field = noun if not words or words[-1] in ("with", "having") else " ".join(words)
-                if words and noun:
-                    field = noun
-            elif words:
-                field = " ".join(words)
+            if words:
+                field = words[-1]  # "a salary above 80000", "runtime under 100 minutes"
+            elif noun and noun not in _UNIT_WORDS and noun not in BOUNDARY_WORDS:
+                field = noun  # "more than 500 beds"
+        val = m.group("val")
+        if re.search(r"[$€£]|\b(?:dollars?|euros?|usd|eur|gbp|pounds)\b", val + " " + noun) and (
+            not field or singular(field.split()[-1]) not in FIELD_WORDS
+        ):
+            field = "price"  # "a car listing under $15,000": money compares a price
         if not field:
             continue
-        val = m.group("val")
         if re.fullmatch(r"(?:19|20)\d\d", val.strip()) and not m.group("field"):
             continue
         out.append(Filter(field=normalize_name(field), op=_OPS[m.group("op").lower()], value=_number(val)))
-        spans.append(m.span())
+        spans.append((m.start("op"), m.end()))
     for m in re.finditer(
         r"\b(?:where|whose|with)\s+(?:the\s+)?(?P<field>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|equals|=|being)\s+"
         r"(?P<val>\"[^\"]+\"|'[^']+'|[A-Z][\w.\-]*(?:\s+[A-Z][\w.\-]*)*|[\w.\-]+)",
@@ -551,6 +573,28 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             out.append(
                 Filter(field=normalize_name(m.group("field")), op="eq", value=m.group("val").strip("\"'"))
             )
+            spans.append(m.span())
+    for m in re.finditer(
+        r"\b(?:on|for|along|of|at)\s+(?:the\s+)?(?P<field>[a-z]+)\s+(?P<val>\d{1,4}[A-Za-z]?)\b"
+        r"(?!\s*(?:days?|weeks?|months?|years?|seasons?|hours?|minutes?|%|percent|stars?))",
+        t,
+    ):
+        field = m.group("field").lower()
+        if (
+            free(*m.span())
+            and field not in BOUNDARY_WORDS | LEAD_MODIFIERS
+            and field
+            not in (
+                "top",
+                "first",
+                "last",
+                "past",
+                "page",
+                "latest",
+            )
+        ):
+            val = m.group("val")
+            out.append(Filter(field=field, op="eq", value=int(val) if val.isdigit() else val))
             spans.append(m.span())
     nouns = "|".join(sorted(ATTRIBUTE_NOUNS))
     for m in re.finditer(
@@ -587,7 +631,9 @@ _MONTHS = (
 
 
 def _phrase_after(t: str, start: int) -> str:
-    m = _CLAUSE_END.search(t, start)
+    m = _CLAUSE_END.search(t, max(0, start - 1))
+    if m and m.start() < start:
+        return ""
     return t[start : m.start() if m else len(t)]
 
 
@@ -607,7 +653,18 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
             chunk = _phrase_after(t, m.end())
             if not chunk.strip():
                 continue
-            for it in _split_list(chunk):
+            raw = [x for x in _LIST_SPLIT.split(chunk) if x.strip()]
+            k = next((i for i, x in enumerate(raw) if i and _NESTED_TRIGGER.match(x.strip())), 0)
+            if k and m.group(0).strip().lower() in ("with", "having"):
+                # "bus stops with a shelter, including stop name and street": a feature, then fields
+                for x in raw[:k]:
+                    f = _comparison(x)
+                    filters.append(f or Filter(field=normalize_name(_clean_item(x)), op="eq", value=True))
+                raw = raw[k:]
+            parts = [x for x in (_clean_item(x) for x in raw) if x]
+            if parts and _CMP_AHEAD.match(t, m.end() + len(chunk)):
+                parts = parts[:-1]  # "with a rating above 4": the subject of a filter
+            for it in parts:
                 f = _comparison(it)
                 if f:
                     filters.append(f)
@@ -619,6 +676,12 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
     return list(dict.fromkeys(items)), filters, False, first
 
 
+_DETERMINERS = frozenset("the a an all every each some any these those".split())
+_TIME_WORDS = frozenset("per last past next previous this today yesterday daily weekly monthly hourly".split())
+_PARTICIPLE = re.compile(r"[a-z]{3,}(?<!ee)(?<!us)ed")  # granted, filed, decided; not "used", "seed"
+_TAIL_CONTAINERS = frozenset(
+    "table tables list lists dataset datasets database csv spreadsheet directory index catalog catalogue".split()
+)
 _LEAD = re.compile(
     r"^(?:(?:please|kindly|hey|hi|ok|so|now)[,\s]+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
     r"(?:(?:i|we)\s+(?:would like|'d like|need|want|wish|am looking for|are looking for)\s+(?:to\s+(?:have|get|see|collect|scrape|download|build|compile|gather|track|monitor|pull|fetch|extract)\s+)?)?",
@@ -632,14 +695,21 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
     s = _LEAD.sub("", t.strip())
     toks = [m for m in _WORDS.finditer(s)]
     i = 0
-    # Skip request verbs, pronouns and quantifiers.
-    while i < len(toks) and (
-        toks[i].group(0).lower() in REQUEST_VERBS
-        or toks[i].group(0).lower() in LEAD_MODIFIERS
-        or toks[i].group(0).lower() in ("me", "us", "up", "out", "down", "together", "off", "through")
-        or re.fullmatch(r"\d+|top|first|latest|newest|most|recent|last|up-to-date", toks[i].group(0).lower())
-    ):
-        i += 1
+    seen_det = False
+    # Skip request verbs (until a determiner: "the make and model of ..."), pronouns and quantifiers.
+    while i < len(toks):
+        lw = toks[i].group(0).lower()
+        if lw in REQUEST_VERBS and not seen_det:
+            i += 1
+        elif (
+            lw in LEAD_MODIFIERS
+            or lw in ("me", "us", "up", "out", "down", "together", "off", "through")
+            or re.fullmatch(r"\d+|top|first|latest|newest|most|recent|last|up-to-date", lw)
+        ):
+            seen_det = seen_det or lw in _DETERMINERS
+            i += 1
+        else:
+            break
     words: list[str] = []
     start = toks[i].start() if i < len(toks) else len(s)
     for tok in toks[i:]:
@@ -647,6 +717,14 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
         lw = w.lower()
         if lw in BOUNDARY_WORDS or lw in (",", ";", ":", "(", ")") or re.fullmatch(r"(?:19|20)\d\d.*", lw):
             break
+        if words and (lw in _DETERMINERS or lw in _TIME_WORDS or _PARTICIPLE.fullmatch(lw)):
+            break  # "movies released in 2023", "wait times every hour"
+        if words and lw.endswith("ing") and len(lw) > 4 and lw not in ING_NOUNS:
+            nxt = s[tok.end() :].split(None, 1)
+            if nxt and (
+                nxt[0].lower() in _DETERMINERS or nxt[0].lower() in BOUNDARY_WORDS or nxt[0][:1].isdigit()
+            ):
+                break  # "patents citing the transistor", "cameras weighing less than 500 g"
         if field_start is not None and tok.start() >= field_start - (len(t) - len(s)):
             break
         words.append(w)
@@ -702,7 +780,7 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
 
 def _noun(words: list[str]) -> str | None:
     ws = [w for w in words if w.lower() not in LEAD_MODIFIERS and not re.fullmatch(r"\d+", w)]
-    while len(ws) > 1 and ws[-1].lower() in GENERIC_TAILS:
+    while len(ws) > 1 and (ws[-1].lower() in GENERIC_TAILS or ws[-1].lower() in _TAIL_CONTAINERS):
         ws.pop()
     while ws and ws[0].lower() in REQUEST_VERBS:
         ws.pop(0)

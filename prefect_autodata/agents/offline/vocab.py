@@ -27,7 +27,7 @@ BOUNDARY_WORDS = frozenset(
     whose when listed posted published shown displayed found available offered sold given featured
     appearing registered reported recorded located based held played from on in at for by of between since
     during over under until till through before after having plus along as to into across within per via
-    than like such and or along—""".split()
+    than like such and or below above cheaper less more fewer greater higher lower""".split()
 )
 # "a list of X", "the table of X": the container is not the entity.
 CONTAINER_NOUNS = frozenset(
@@ -41,7 +41,7 @@ ALL_FIELDS = re.compile(
     r"\b(?:all|every|each)\s+(?:of\s+)?(?:the\s+)?(?:their\s+|its\s+)?(?:available\s+|possible\s+)?"
     r"(?:columns?|fields?|attributes?|statistics?|stats|details|information|properties|data points?|metrics?)\b"
     r"|\beverything\b|\bwhatever (?:the|it) (?:site|page|source) (?:has|shows|offers)\b"
-    r"|\ball (?:the )?(?:data|info)\b(?! on| about| of)",
+    r"|\ball (?:the )?(?:data|info)\b(?=\s*(?:$|[.,;!]|from\b|there\b|available\b|it has\b))",
     re.I,
 )
 # Nouns that name a filter's field when a capitalised value precedes them ("the Findings track").
@@ -139,7 +139,19 @@ _IRREGULAR = {
     "potatoes": "potato",
     "tomatoes": "tomato",
     "quizzes": "quiz",
+    "lenses": "lens",
+    "lens": "lens",
+    "menus": "menu",
+    "series": "series",
+    "species": "species",
 }
+# Nouns ending in -ing (a following word does not make them participles: "job listing under $50").
+ING_NOUNS = frozenset(
+    """listing building booking housing clothing painting meeting offering ranking recording filing opening
+    posting sighting reading hearing ruling warning setting training funding parking shipping pricing
+    rating spring string thing king ring wing evening morning wedding ceiling earring feeling finding
+    holding landing marking mapping ending drawing screening showing timing""".split()
+)
 
 
 def singular(word: str) -> str:
