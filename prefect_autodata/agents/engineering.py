@@ -605,6 +605,7 @@ def induce(
 def _generic(evidence: Evidence, plan: ParsedInstruction, reader: Any, fetcher: Any, name: str | None):
     """Kind-agnostic candidates (``agents/induction``): tables and record regions for any field names."""
     from prefect_autodata.agents.induction import induce as induce_generic
+    from prefect_autodata.agents.induction.requested import entity_noun
 
     if not plan.field_names:
         return []
@@ -613,6 +614,7 @@ def _generic(evidence: Evidence, plan: ParsedInstruction, reader: Any, fetcher: 
         list(plan.field_names),
         name=name or spec_name(plan),
         description=plan.text,
+        entity=entity_noun(plan),
         reader=reader,
         fetcher=fetcher,
     )
