@@ -16,6 +16,7 @@ from prefect_autodata.sandbox.zoo.families import (
     html_dl,
     html_flex,
     html_grouped,
+    html_legacy,
     html_list,
     html_table,
     html_text,
@@ -37,6 +38,7 @@ FAMILIES: dict[str, Family] = {
     "html_text_lines": html_text.FAMILY,
     "html_detail_pages": html_detail.FAMILY,
     "html_grouped_sections": html_grouped.FAMILY,
+    "html_legacy_tables": html_legacy.FAMILY,
     # API, file, JS and structured-data families
     "api_camel_pages": api_camel_pages.FAMILY,
     "api_snake_nested": api_snake_nested.FAMILY,
