@@ -181,6 +181,7 @@ def run_cmd(
         from prefect_autodata.flows.run_collector import resolve_spec, run_collector_flow_run
         from prefect_autodata.runtime.fetch import MIRROR_ENV
 
+        _check_input_file(spec, "spec")  # a directory, binary or non-UTF-8 file: one line, exit 2
         collector = resolve_spec(spec)
         check_spec = None if no_checks else _collector_checks(spec, collector.name, checks)
         server = None
@@ -492,8 +493,10 @@ def collect_cmd(
         if schema:
             if names:
                 raise ConfigError("give --fields or --schema, not both")
+            _check_input_file(schema, "schema file")
             names = fields_from_schema_file(schema)
         sources = list(source or [])
+        _check_sources(sources)  # http(s) only; credentials registered before any trace is written
         mirror = None
         prepare = None
         if sandbox:
@@ -789,6 +792,41 @@ def deploy_cmd(
         err.print(f"  secrets:      stored as Prefect Secret blocks ({', '.join(result.secrets_stored)})")
     if result.applied:
         err.print(f"  start a worker: prefect worker start --pool {result.work_pool}")
+
+
+@app.command("deploy-collect")
+def deploy_collect_cmd(
+    name: str = typer.Option("autodata-collect", "--name", help="Deployment name (collect/NAME)."),
+    pool: str = typer.Option(
+        None, "--pool", help="Work pool (default autodata-process, created if missing)."
+    ),
+    backend: str = typer.Option("offline", "--backend", help="Default backend of the runs: offline or llm."),
+    search_url: str = typer.Option(None, "--search-url", help="Search endpoint the research agents use."),
+    mirror: str = typer.Option(
+        None, "--mirror", help="Collect through this local mirror (a running `autodata sandbox serve`)."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object on stdout."),
+) -> None:
+    """Register the collect flow as a deployment: start new collections from the Prefect UI
+    (Run -> Custom run -> instruction); each lands its data and registers its collector's deployment."""
+    _prefect_defaults()
+    from prefect_autodata.deployments.deploy import deploy_collect_flow
+
+    try:
+        result = deploy_collect_flow(name, pool=pool, search_url=search_url, mirror=mirror, backend=backend)
+    except AutoDataError as exc:
+        if as_json:
+            emit_json({"status": "failed", "error": str(exc), "name": name})
+            raise typer.Exit(2 if isinstance(exc, ConfigError) else 1) from None
+        _fail(exc)
+        return
+    if as_json:
+        emit_json({"status": "deployed", **result.model_dump(mode="json")})
+        return
+    err.print(f"[bold green]deployment registered[/] {result.deployment} on work pool {result.work_pool}")
+    err.print("  in the UI: Deployments -> collect -> Run -> Custom run -> instruction")
+    err.print(f"  prefect.yaml: {result.prefect_yaml}", overflow="ignore", crop=False)
+    err.print(f"  start a worker: prefect worker start --pool {result.work_pool}")
 
 
 @app.command("demo")

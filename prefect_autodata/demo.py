@@ -50,6 +50,7 @@ class DemoResult(BaseModel):
     schedule: str | None = None
     next_runs: list[str] = Field(default_factory=list)
     mirror: str | None = Field(None, description="The AUTODATA_MIRROR job variable of the deployment.")
+    collect_deployment: str | None = Field(None, description="The collect flow's deployment (UI runs).")
     collector: str | None = None
     spec: str | None = None
     instruction: str
@@ -152,6 +153,13 @@ def run_demo(
         try:
             # the scheduled runs fetch through a sandbox that outlives this command (a job variable)
             dep = deploy_collector(name, workspace=ws, schedule=schedule, mirror=persistent_sandbox_url())
+            # and the collect flow itself, so the next collection can start from the UI
+            from prefect_autodata.deployments.deploy import deploy_collect_flow
+
+            sandbox = persistent_sandbox_url()
+            out.collect_deployment = deploy_collect_flow(
+                workspace=ws, search_url=sandbox, mirror=sandbox
+            ).deployment
         except AutoDataError as exc:
             out.error = str(exc)
             out.seconds = round(time.monotonic() - t0, 2)
@@ -191,5 +199,9 @@ def demo_summary_items(r: DemoResult) -> list[tuple[str, object]]:
         ),
         ("Prefect API", r.prefect_api),
         ("prefect.yaml", r.prefect_yaml),
+        (
+            "new collections",
+            f"{r.collect_deployment}: Run -> Custom run in the UI" if r.collect_deployment else None,
+        ),
         ("seconds", r.seconds),
     ]
