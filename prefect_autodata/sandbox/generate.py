@@ -285,6 +285,7 @@ TICKERS = (
     "ADBE BAC CAT COST CRM CSCO CVX DIS GS HD IBM INTC JNJ MA MCD MRK NFLX NKE ORCL PEP PFE PG QCOM T VZ WMT"
 ).split()
 STOCK_YEARS = (2015, 2024)
+INDEX_SIZE = 503  # tickers in the last year (an index's worth of constituents)
 
 
 def _nth_weekday(year: int, month: int, weekday: int, n: int) -> dt.date:
@@ -351,91 +352,100 @@ def trading_days(first: int, last: int) -> list[dt.date]:
     return out
 
 
-def stocks(seed: int = DEFAULT_SEED) -> pd.DataFrame:
-    """Daily prices of each ticker over 2015-2024: a random walk with splits and quarterly dividends."""
-    days = trading_days(*STOCK_YEARS)
-    n = len(days)
-    frames = []
-    for ticker in TICKERS:
-        rs = np.random.default_rng(
-            int.from_bytes(hashlib.sha256(f"{seed}|stocks|{ticker}".encode()).digest()[:8])
-        )
-        start = float(np.exp(rs.normal(3.6, 0.8)))
-        rets = rs.normal(0.0005, rs.uniform(0.011, 0.028), n)
-        adj_close = start * np.exp(np.cumsum(rets))
-        split = np.ones(n)
-        if rs.random() < 0.35:
-            split[rs.integers(n // 5, n - 5)] = float(rs.choice([2, 3, 4, 10]))
-        pays = rs.random() < 0.7
-        div = np.zeros(n)
-        if pays:
-            div_days = np.arange(int(rs.integers(20, 60)), n, 63)
-            div[div_days] = np.round(adj_close[div_days] * rs.uniform(0.002, 0.008), 2)
-        # raw prices: before a split, the price was higher by the split ratio
-        later_splits = np.cumprod(split[::-1])[::-1] / split  # product of splits after each day
-        close = np.round(adj_close * later_splits, 2)
-        prev = np.concatenate([[close[0]], close[:-1]])
-        open_ = np.round(prev * (1 + rs.normal(0, 0.006, n)), 2)
-        open_ = np.where(split > 1, np.round(close * (1 + rs.normal(0, 0.006, n)), 2), open_)
-        high = np.round(np.maximum(open_, close) * (1 + np.abs(rs.normal(0, 0.008, n))), 2)
-        low = np.round(np.minimum(open_, close) * (1 - np.abs(rs.normal(0, 0.008, n))), 2)
-        volume = (np.exp(rs.normal(15.5, 0.9)) * np.exp(rs.normal(0, 0.35, n))).astype("int64")
-        # adjusted series: splits and dividends after each day scale it back to today's terms
-        div_ratio = np.where(div > 0, 1 - div / np.where(prev > 0, prev, 1), 1.0)
-        later_divs = np.cumprod(div_ratio[::-1])[::-1] / div_ratio
-        factor = later_divs / later_splits
-        frames.append(
-            pd.DataFrame(
-                {
-                    "ticker": ticker,
-                    "date": days,
-                    "close": close,
-                    "high": high,
-                    "low": low,
-                    "open": open_,
-                    "volume": volume,
-                    "adjClose": np.round(close * factor, 6),
-                    "adjHigh": np.round(high * factor, 6),
-                    "adjLow": np.round(low * factor, 6),
-                    "adjOpen": np.round(open_ * factor, 6),
-                    "adjVolume": np.round(volume * later_splits).astype("int64"),
-                    "divCash": div,
-                    "splitFactor": split,
-                }
-            )
-        )
-    out = pd.concat(frames, ignore_index=True)
-    out["date"] = out["date"].astype(object)
+def _symbols(rng: random.Random, n: int, taken: set[str]) -> list[str]:
+    """Made-up ticker symbols (2-4 capitals), none of them taken."""
+    out: list[str] = []
+    while len(out) < n:
+        sym = "".join(rng.choice("ABCDEFGHIJKLMNOPRSTUVWXYZ") for _ in range(rng.choice((2, 3, 3, 4, 4))))
+        if sym not in taken:
+            taken.add(sym)
+            out.append(sym)
     return out
+
+
+def _price_block(tickers: list[str], days: list[dt.date], rs: np.random.Generator) -> pd.DataFrame:
+    """Daily prices of several tickers at once: random walks with splits and quarterly dividends."""
+    t, n = len(tickers), len(days)
+    adj_close = np.exp(rs.normal(3.6, 0.8, t))[:, None] * np.exp(
+        np.cumsum(rs.normal(0.0005, 1.0, (t, n)) * rs.uniform(0.011, 0.028, t)[:, None], axis=1)
+    )
+    split = np.ones((t, n))
+    has = rs.random(t) < 0.35
+    when = rs.integers(n // 5, max(n // 5 + 1, n - 5), t)
+    split[has, when[has]] = rs.choice([2.0, 3.0, 4.0, 10.0], t)[has]
+    later_splits = np.cumprod(split[:, ::-1], axis=1)[:, ::-1] / split  # splits after each day
+    close = np.round(adj_close * later_splits, 2)  # before a split the price was higher by its ratio
+    prev = np.concatenate([close[:, :1], close[:, :-1]], axis=1)
+    noise = 1 + rs.normal(0, 0.006, (t, n))
+    open_ = np.round(np.where(split > 1, close, prev) * noise, 2)
+    high = np.round(np.maximum(open_, close) * (1 + np.abs(rs.normal(0, 0.008, (t, n)))), 2)
+    low = np.round(np.minimum(open_, close) * (1 - np.abs(rs.normal(0, 0.008, (t, n)))), 2)
+    volume = (np.exp(rs.normal(15.5, 0.9, t))[:, None] * np.exp(rs.normal(0, 0.35, (t, n)))).astype("int64")
+    offset = rs.integers(20, 60, t)[:, None]
+    day = np.arange(n)[None, :]
+    pays = ((day - offset) % 63 == 0) & (day >= offset) & (rs.random(t) < 0.7)[:, None]
+    div = np.where(pays, np.round(adj_close * rs.uniform(0.002, 0.008, t)[:, None], 2), 0.0)
+    div_ratio = np.where(div > 0, 1 - div / np.where(prev > 0, prev, 1), 1.0)
+    factor = (np.cumprod(div_ratio[:, ::-1], axis=1)[:, ::-1] / div_ratio) / later_splits
+    flat = {
+        "close": close, "high": high, "low": low, "open": open_, "volume": volume,
+        "adjClose": np.round(close * factor, 6), "adjHigh": np.round(high * factor, 6),
+        "adjLow": np.round(low * factor, 6), "adjOpen": np.round(open_ * factor, 6),
+        "adjVolume": np.round(volume * later_splits).astype("int64"), "divCash": div, "splitFactor": split,
+    }  # fmt: skip
+    out = pd.DataFrame({"ticker": np.repeat(np.asarray(tickers, dtype=object), n)})
+    out["date"] = np.tile(np.asarray(days, dtype=object), t)
+    for k, v in flat.items():
+        out[k] = v.reshape(-1)
+    return out.astype({"ticker": "str"})
+
+
+def stocks(seed: int = DEFAULT_SEED) -> pd.DataFrame:
+    """Daily prices: the named tickers over 2015-2024, and an index-sized set of others for the last year."""
+    rs = np.random.default_rng(int.from_bytes(hashlib.sha256(f"{seed}|stocks".encode()).digest()[:8]))
+    others = _symbols(random.Random(f"{seed}|symbols"), INDEX_SIZE - len(TICKERS), set(TICKERS))
+    full = _price_block(list(TICKERS), trading_days(*STOCK_YEARS), rs)
+    last = _price_block(others, trading_days(STOCK_YEARS[1], STOCK_YEARS[1]), rs)
+    out = pd.concat([full, last], ignore_index=True)
+    return out.sort_values(["ticker", "date"], kind="stable").reset_index(drop=True)
 
 
 # ---------------------------------------------------------------- NBA
 
-# (city, nickname, abbreviation, first season) for the thirty franchises
+# (public league team id, city, nickname, abbreviation, first season) for the thirty franchises
 NBA_TEAMS = (
-    ("Atlanta", "Hawks", "ATL", 1949), ("Boston", "Celtics", "BOS", 1946), ("Brooklyn", "Nets", "BKN", 1976),
-    ("Charlotte", "Hornets", "CHA", 1988), ("Chicago", "Bulls", "CHI", 1966), ("Cleveland", "Cavaliers", "CLE", 1970),
-    ("Dallas", "Mavericks", "DAL", 1980), ("Denver", "Nuggets", "DEN", 1976), ("Detroit", "Pistons", "DET", 1948),
-    ("Golden State", "Warriors", "GSW", 1946), ("Houston", "Rockets", "HOU", 1967), ("Indiana", "Pacers", "IND", 1976),
-    ("LA", "Clippers", "LAC", 1970), ("Los Angeles", "Lakers", "LAL", 1948), ("Memphis", "Grizzlies", "MEM", 1995),
-    ("Miami", "Heat", "MIA", 1988), ("Milwaukee", "Bucks", "MIL", 1968), ("Minnesota", "Timberwolves", "MIN", 1989),
-    ("New Orleans", "Pelicans", "NOP", 2002), ("New York", "Knicks", "NYK", 1946),
-    ("Oklahoma City", "Thunder", "OKC", 1967), ("Orlando", "Magic", "ORL", 1989),
-    ("Philadelphia", "76ers", "PHI", 1949), ("Phoenix", "Suns", "PHX", 1968),
-    ("Portland", "Trail Blazers", "POR", 1970), ("Sacramento", "Kings", "SAC", 1948),
-    ("San Antonio", "Spurs", "SAS", 1976), ("Toronto", "Raptors", "TOR", 1995), ("Utah", "Jazz", "UTA", 1974),
-    ("Washington", "Wizards", "WAS", 1961),
+    (1610612737, "Atlanta", "Hawks", "ATL", 1949), (1610612738, "Boston", "Celtics", "BOS", 1946),
+    (1610612751, "Brooklyn", "Nets", "BKN", 1976), (1610612766, "Charlotte", "Hornets", "CHA", 1988),
+    (1610612741, "Chicago", "Bulls", "CHI", 1966), (1610612739, "Cleveland", "Cavaliers", "CLE", 1970),
+    (1610612742, "Dallas", "Mavericks", "DAL", 1980), (1610612743, "Denver", "Nuggets", "DEN", 1976),
+    (1610612765, "Detroit", "Pistons", "DET", 1948), (1610612744, "Golden State", "Warriors", "GSW", 1946),
+    (1610612745, "Houston", "Rockets", "HOU", 1967), (1610612754, "Indiana", "Pacers", "IND", 1976),
+    (1610612746, "LA", "Clippers", "LAC", 1970), (1610612747, "Los Angeles", "Lakers", "LAL", 1948),
+    (1610612763, "Memphis", "Grizzlies", "MEM", 1995), (1610612748, "Miami", "Heat", "MIA", 1988),
+    (1610612749, "Milwaukee", "Bucks", "MIL", 1968), (1610612750, "Minnesota", "Timberwolves", "MIN", 1989),
+    (1610612740, "New Orleans", "Pelicans", "NOP", 2002), (1610612752, "New York", "Knicks", "NYK", 1946),
+    (1610612760, "Oklahoma City", "Thunder", "OKC", 1967), (1610612753, "Orlando", "Magic", "ORL", 1989),
+    (1610612755, "Philadelphia", "76ers", "PHI", 1949), (1610612756, "Phoenix", "Suns", "PHX", 1968),
+    (1610612757, "Portland", "Trail Blazers", "POR", 1970), (1610612758, "Sacramento", "Kings", "SAC", 1948),
+    (1610612759, "San Antonio", "Spurs", "SAS", 1976), (1610612761, "Toronto", "Raptors", "TOR", 1995),
+    (1610612762, "Utah", "Jazz", "UTA", 1974), (1610612764, "Washington", "Wizards", "WAS", 1961),
 )  # fmt: skip
 NBA_LAST_SEASON = 2024
-NBA_FIRST_SEASON = 1985  # of the generated player-seasons
-NBA_ROSTER = 330  # generated players per season (besides the named ones), near a real league's size
-# Players the catalog names, with the seasons (first calendar year) of their careers.
+NBA_FIRST_SEASON = 1946  # of the generated player-seasons
+# Players the catalog and the shipped examples name: (public person id, name, first and last season).
 NBA_NAMED_PLAYERS = (
-    ("LeBron James", 2003, 2024), ("Stephen Curry", 2009, 2024), ("Dirk Nowitzki", 1998, 2018),
-    ("Kevin Durant", 2007, 2024), ("Kobe Bryant", 1996, 2015), ("James Harden", 2009, 2024),
-    ("Giannis Antetokounmpo", 2013, 2024), ("Joel Embiid", 2016, 2024), ("Michael Jordan", 1985, 2002),
-    ("Tim Duncan", 1997, 2015),
+    (2544, "LeBron James", 2003, 2024), (201939, "Stephen Curry", 2009, 2024), (1717, "Dirk Nowitzki", 1998, 2018),
+    (201142, "Kevin Durant", 2007, 2024), (977, "Kobe Bryant", 1996, 2015), (201935, "James Harden", 2009, 2024),
+    (203507, "Giannis Antetokounmpo", 2013, 2024), (203954, "Joel Embiid", 2016, 2024),
+    (893, "Michael Jordan", 1984, 2002), (1495, "Tim Duncan", 1997, 2015),
 )  # fmt: skip
+
+
+def _roster(year: int) -> int:
+    """Generated players per season (besides the named ones): a league that grew with its teams."""
+    return 90 if year < 1960 else 140 if year < 1970 else 220 if year < 1980 else 330
+
+
 _COUNTRIES = ("USA",) * 8 + (
     "Canada",
     "France",
@@ -458,7 +468,7 @@ def _games(year: int) -> int:
 def nba_teams(seed: int = DEFAULT_SEED) -> pd.DataFrame:
     """One row per franchise-season with standings, counting stats and a few advanced ratings."""
     rows = []
-    for i, (city, nick, abbr, first) in enumerate(NBA_TEAMS):
+    for tid, city, nick, abbr, first in NBA_TEAMS:
         rng = random.Random(f"{seed}|nba_teams|{abbr}")
         strength = rng.uniform(0.35, 0.65)
         for year in range(first, NBA_LAST_SEASON + 1):
@@ -475,7 +485,7 @@ def nba_teams(seed: int = DEFAULT_SEED) -> pd.DataFrame:
             po_wins = rng.choice((0, 0, 1, 2, 3, 4, 6, 8, 12, 16)) if wins > gp / 2 else 0
             rows.append(
                 {
-                    "TEAM_ID": 1610612737 + i,
+                    "TEAM_ID": tid,
                     "TEAM_CITY": city,
                     "TEAM_NAME": f"{city} {nick}",
                     "YEAR": year,
@@ -538,23 +548,24 @@ def _height(rng: random.Random) -> str:
 def nba_players(seed: int = DEFAULT_SEED) -> pd.DataFrame:
     """Player-seasons: the catalog's named players over their careers plus a generated league."""
     rng = random.Random(f"{seed}|nba_players")
-    teams = [(1610612737 + i, abbr, first) for i, (_, _, abbr, first) in enumerate(NBA_TEAMS)]
-    people: list[list] = [list(p) for p in NBA_NAMED_PLAYERS]
+    teams = [(tid, abbr, first) for tid, _, _, abbr, first in NBA_TEAMS]
+    people: list[list] = [list(p[1:]) for p in NBA_NAMED_PLAYERS]
     names = {p[0] for p in people}
-    # a league of about NBA_ROSTER generated players each season: some retire, rookies replace them
+    # a league of _roster(year) generated players each season: some retire, rookies replace them
     active: list[list] = []
     for year in range(NBA_FIRST_SEASON, NBA_LAST_SEASON + 1):
         active = [p for p in active if rng.random() >= 0.18]
         for p in active:
             p[2] = year
-        while len(active) < NBA_ROSTER:
+        while len(active) < _roster(year):
             name = f"{rng.choice(FIRST_NAMES)} {rng.choice(LAST_NAMES)}"
             if name not in names:
                 names.add(name)
                 active.append([name, year, year])
                 people.append(active[-1])
-    stars = {p[0] for p in NBA_NAMED_PLAYERS}
-    pids = rng.sample(range(1000, 1_700_000), len(people))
+    stars = {p[1] for p in NBA_NAMED_PLAYERS}
+    pids = [p[0] for p in NBA_NAMED_PLAYERS]
+    pids += rng.sample(range(300_000, 1_700_000), len(people) - len(pids))
     # one row per stint (player, season, team); a traded player has two stints in a season
     stints: list[tuple] = []
     info: list[tuple] = []
