@@ -29,6 +29,7 @@ from prefect_autodata.runtime.spec import (
 )
 
 DETAIL_SAMPLES = 4
+MAX_DETAIL_BYTES = 400_000  # a "detail" page this large is another listing: not sampled
 DETAIL_URL = "detail_url"
 
 
@@ -164,8 +165,15 @@ def _spec(
 
 
 def _detail_samples(
-    region: regions.Region, page_url: str, evidence: Any, reader: Any, fetcher: Any
+    region: regions.Region,
+    page_url: str,
+    evidence: Any,
+    reader: Any,
+    fetcher: Any,
+    bodies: dict[str, str | None] | None = None,
 ) -> list[tuple[str, Any, str]]:
+    """Up to DETAIL_SAMPLES of the region's detail pages, spread over the list (cached bodies first)."""
+    bodies = {} if bodies is None else bodies
     urls = [urljoin(page_url, v) for v in region.detail_link.values if v] if region.detail_link else []
     urls = list(dict.fromkeys(urls))
     seen = {}
@@ -175,8 +183,12 @@ def _detail_samples(
             seen[p.url] = p.cache_id
     out = []
     for u in _spread(urls, DETAIL_SAMPLES):
-        html = _read(reader, seen.get(u)) if u in seen else None
-        html = html or _get(fetcher, u)
+        if u not in bodies:
+            html = _read(reader, seen.get(u)) if u in seen else None
+            bodies[u] = html or _get(fetcher, u)
+        html = bodies[u]
+        if not html or len(html) > MAX_DETAIL_BYTES:
+            continue
         root = parse(html)
         if root is not None:
             out.append((u, root, html))
@@ -195,11 +207,13 @@ def induce_page(
     reader: Any = None,
     fetcher: Any = None,
     max_regions: int = 3,
+    bodies: dict[str, str | None] | None = None,
 ) -> list[_Built]:
     """Every spec one page supports (its tables, its best regions), unranked."""
     root = parse(html)
     if root is None or not requested:
         return []
+    bodies = {} if bodies is None else bodies
     built: list[_Built] = []
     pages = pagination.detect(root, url)
     for t in tables.tables(root):
@@ -219,7 +233,7 @@ def induce_page(
             fake = regions.Region(
                 parent=None, items=[], records_xpath=t.records_xpath, score=0, detail_link=dl
             )
-            samples = _detail_samples(fake, url, evidence, reader, fetcher)
+            samples = _detail_samples(fake, url, evidence, reader, fetcher, bodies)
             extra = detail_candidates(samples)
             m = assign(requested, cands + extra, entity=entity)
             detail_link = dl
@@ -246,7 +260,7 @@ def induce_page(
         cands = regions.slots(region, url)
         extra: list[Candidate] = []
         if region.detail_link is not None:
-            extra = detail_candidates(_detail_samples(region, url, evidence, reader, fetcher))
+            extra = detail_candidates(_detail_samples(region, url, evidence, reader, fetcher, bodies))
         m = assign(requested, cands + extra, entity=entity)
         if not m:
             continue
@@ -285,6 +299,7 @@ def induce(
     from prefect_autodata.agents.engineering import CandidateSpec
 
     out: list[Any] = []
+    bodies: dict[str, str | None] = {}  # detail pages fetched once for all regions and pages
     pages = [p for p in evidence.ok_pages() if p.kind == "html"][:max_pages]
     for page in pages:
         html = _read(reader, page.cache_id)
@@ -300,6 +315,7 @@ def induce(
             evidence=evidence,
             reader=reader,
             fetcher=fetcher,
+            bodies=bodies,
         ):
             covered = [r for r in requested if r in b.matches]
             missing = [r for r in requested if r not in b.matches]

@@ -17,6 +17,7 @@ from typing import Any
 
 from prefect_autodata.agents.induction.dom import SKIP_TAGS, clean, elements, is_element, text, xq
 
+MAX_NODES = 4000  # leaves/text nodes read per page: a page of thousands of records is a listing, not a detail
 MAX_LABEL_WORDS = 5
 MAX_LABEL_CHARS = 40
 _INLINE = re.compile(r"^\s*([^:：\n]{1,40}?)\s*[:：]\s*(\S.*?)\s*$", re.S)
@@ -97,7 +98,8 @@ def _dl(root: Any, scope: str) -> list[Pair]:
 def _rows(root: Any, scope: str) -> list[Pair]:
     """``<tr><th>Label</th><td>value</td></tr>`` (or two ``td``s in a table of such rows)."""
     out = []
-    for tr in root.xpath(f"{scope}tr"):
+    two_td: dict[int, int] = {}  # per table: rows of exactly two td cells (counted once)
+    for tr in root.xpath(f"{scope}tr")[:MAX_NODES]:
         cells = [c for c in elements(tr) if c.tag in ("th", "td")]
         if len(cells) != 2:
             continue
@@ -109,10 +111,17 @@ def _rows(root: Any, scope: str) -> list[Pair]:
             xp = f"{scope}tr[th[normalize-space()={xq(raw)}]]/td[1]"
         else:
             table = next(tr.iterancestors("table"), None)
-            two = table is not None and sum(
-                1 for r in table.iter("tr") if len([c for c in elements(r) if c.tag == "td"]) == 2
-            )
-            if not two or two < 2 or table.xpath(".//th"):
+            if table is None:
+                continue
+            if id(table) not in two_td:
+                two_td[id(table)] = (
+                    0
+                    if table.xpath(".//th")
+                    else sum(
+                        1 for r in table.iter("tr") if len([c for c in elements(r) if c.tag == "td"]) == 2
+                    )
+                )
+            if two_td[id(table)] < 2:
                 continue
             xp = f"{scope}tr[td[1][normalize-space()={xq(raw)}]]/td[2]"
         out.append(Pair(label=_norm_label(raw), value=text(val), xpath=xp, form="row"))
@@ -126,7 +135,7 @@ def _label_elements(root: Any, scope: str) -> list[Pair]:
     inline in a sentence-like container (``<li><b>By:</b> Jane Doe</li>``).
     """
     out = []
-    for el in root.xpath(f"{scope}*[not(*)]"):
+    for el in root.xpath(f"{scope}*[not(*)]")[:MAX_NODES]:
         if el.tag in SKIP_TAGS or el.tag in ("dt", "th", "td", "option", "a", "button", "title"):
             continue
         raw = clean(el.text_content())
@@ -170,7 +179,7 @@ def _paired(label_el: Any, value_el: Any) -> bool:
 def _inline_text(root: Any, scope: str) -> list[Pair]:
     """``Label: value`` inside one text node (``<p>Price: £12</p>``, lines split by ``<br>``)."""
     out = []
-    for t in root.xpath(f"{scope}text()[contains(., ':') or contains(., '：')]"):
+    for t in root.xpath(f"{scope}text()[contains(., ':') or contains(., '：')]")[:MAX_NODES]:
         parent = t.getparent()
         if parent is None or parent.tag in SKIP_TAGS or parent.tag in ("a", "title", "option"):
             continue

@@ -82,7 +82,7 @@ def detail_candidates(pages: list[tuple[str, Any, str]]) -> list[Candidate]:
                 m = re.match(pat, v)
                 v = m.group(1) if m else v
             add("title", None, {"xpath": "//title", "transforms": tr}, "title", 0.6, idx, v, True)
-        for label, value, rule in structured.properties(html, url):
+        for label, value, rule in structured.properties(html, url, root):
             add("sd:" + repr(rule), label, rule, "structured", 0.8, idx, value)
     out = []
     for label, rule, origin, anchor, ident, vals in keyed.values():

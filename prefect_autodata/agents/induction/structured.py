@@ -1,9 +1,10 @@
 """Structured data a page carries besides its visible text: microdata, OpenGraph/meta tags, JSON-LD.
 
-``extruct`` (a kept library) reads all syntaxes; this module turns what it finds into candidates
-with selectors the runtime can evaluate: ``//*[@itemprop='x']`` for microdata, ``//meta[...]/@content``
-for meta tags, and a regex on the embedded JSON-LD text for its (flat or ``{"name": …}``) properties.
-Structured data is one way in among others, never required.
+Each property becomes a candidate with a selector the runtime evaluates: ``//*[@itemprop='x']``
+for microdata, ``//meta[...]/@content`` for meta tags, and a regex on the embedded JSON-LD text for
+its (flat or ``{"name": …}``) properties. Structured data is one way in among others, never
+required. The syntaxes are read with lxml and ``json`` directly: ``extruct`` reads the same three
+but its import (rdflib for RDFa) costs seconds on every run, which the offline agents cannot afford.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import json
 import re
 from typing import Any
 
-from prefect_autodata.agents.induction.dom import clean, xq
+from prefect_autodata.agents.induction.dom import clean, parse, text, xq
 from prefect_autodata.agents.induction.matching import normalise
 
 
@@ -34,51 +35,58 @@ def _flat(obj: Any, prefix: str = "") -> dict[str, str]:
     return out
 
 
-def properties(html: str, url: str = "") -> list[tuple[str, str, dict[str, Any]]]:
-    """``(label, value, rule)`` for each property of a page's structured data (first item of each)."""
-    import extruct
+def _jsonld_items(root: Any) -> list[dict]:
+    items: list[dict] = []
+    for s in root.xpath("//script[@type='application/ld+json']"):
+        try:
+            data = json.loads(s.text or "")
+        except ValueError:
+            continue
+        if isinstance(data, dict) and isinstance(data.get("@graph"), list):
+            data = data["@graph"]
+        items += [d for d in (data if isinstance(data, list) else [data]) if isinstance(d, dict)]
+    return items
 
-    try:
-        data = extruct.extract(
-            html, base_url=url or None, syntaxes=["json-ld", "microdata", "opengraph"], uniform=True
-        )
-    except Exception:  # malformed markup or JSON: structured data is optional
+
+def properties(html: str, url: str = "", root: Any = None) -> list[tuple[str, str, dict[str, Any]]]:
+    """``(label, value, rule)`` for each property of a page's structured data (first item of each)."""
+    root = root if root is not None else parse(html)
+    if root is None:
         return []
     out: list[tuple[str, str, dict[str, Any]]] = []
-    for item in data.get("microdata", [])[:1]:
-        for k, v in _flat(item).items():
+    seen: set[str] = set()
+    for el in root.xpath("//*[@itemprop][not(@itemscope)]")[:200]:
+        k = el.get("itemprop")
+        if not k or k in seen or len(k) > 40:
+            continue
+        seen.add(k)
+        if el.tag == "meta":
+            rule = {"xpath": f"//meta[@itemprop={xq(k)}]/@content", "transforms": [{"op": "strip"}]}
+            out.append((k, clean(el.get("content")), rule))
+        else:
             rule = {"xpath": f"//*[@itemprop={xq(k)}]", "transforms": [{"op": "collapse_whitespace"}]}
-            if re.search(rf"<meta[^>]+itemprop=[\"']{re.escape(k)}[\"']", html):
-                rule = {"xpath": f"//meta[@itemprop={xq(k)}]/@content", "transforms": [{"op": "strip"}]}
-            out.append((k, clean(v), rule))
-    for item in data.get("opengraph", [])[:1]:
-        for k, v in item.items():
-            if k.startswith("@") or not isinstance(v, str):
-                continue
-            label = k.split(":", 1)[-1]
-            rule = {"xpath": f"//meta[@property={xq(k)}]/@content", "transforms": [{"op": "strip"}]}
-            out.append((label, clean(v), rule))
-    for item in data.get("json-ld", [])[:1]:
+            out.append((k, text(el), rule))
+    for el in root.xpath("//meta[@property][@content]")[:100]:
+        k = el.get("property")
+        if ":" not in k:
+            continue
+        rule = {"xpath": f"//meta[@property={xq(k)}]/@content", "transforms": [{"op": "strip"}]}
+        out.append((k.split(":", 1)[-1], clean(el.get("content")), rule))
+    for el in root.xpath("//meta[@name][@content]")[:100]:
+        name = el.get("name")
+        if normalise(name) in ("viewport", "generator", "robot", "charset", "referrer", "theme color"):
+            continue
+        rule = {"xpath": f"//meta[@name={xq(name)}]/@content", "transforms": [{"op": "strip"}]}
+        out.append((name, clean(el.get("content")), rule))
+    for item in _jsonld_items(root)[:1]:
         for k, v in _flat(item).items():
             key = re.escape(json.dumps(k))
             nested = rf"{key}\s*:\s*\{{[^{{}}]*?\"name\"\s*:\s*\"((?:[^\"\\]|\\.)*)\""
             flat = rf"{key}\s*:\s*\"((?:[^\"\\]|\\.)*)\""
             number = rf"{key}\s*:\s*(-?\d+(?:\.\d+)?)"
-            value = v
             for pat in (flat, number, nested):
                 m = re.search(pat, html)
-                if m and clean(m.group(1)) == clean(value):
+                if m and clean(m.group(1)) == clean(v):
                     out.append((k, clean(v), {"regex": pat, "transforms": [{"op": "strip"}]}))
                     break
-    for meta in re.finditer(r"<meta\s+name=[\"']([\w:.-]{2,40})[\"']\s+content=[\"']([^\"']*)[\"']", html):
-        name, value = meta.group(1), meta.group(2)
-        if normalise(name) in ("viewport", "generator", "robot", "charset"):
-            continue
-        out.append(
-            (
-                name,
-                clean(value),
-                {"xpath": f"//meta[@name={xq(name)}]/@content", "transforms": [{"op": "strip"}]},
-            )
-        )
     return out
