@@ -458,9 +458,12 @@ def deploy_collect_flow(
     parameters: dict[str, Any] = {"backend": backend, "deploy": True}
     if search_url:
         parameters["search_url"] = search_url
-    if mirror:
-        parameters["mirror"] = mirror.rstrip("/")
     env = {"AUTODATA_WORKSPACE": root, "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
+    if mirror:
+        from prefect_autodata.runtime.fetch import MIRROR_ENV
+
+        parameters["mirror"] = mirror.rstrip("/")
+        env[MIRROR_ENV] = mirror.rstrip("/")  # the collectors it deploys keep fetching through it
     plan = DeploymentPlan(
         name=name,
         collector="collect",

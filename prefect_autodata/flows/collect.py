@@ -394,10 +394,12 @@ def _deploy(
     undo the landed data: it is a warning (None comes back).
     """
     from prefect_autodata.deployments.deploy import deploy_collector
+    from prefect_autodata.runtime.fetch import mirror_from_env
 
     try:
         result = (deployer or deploy_collector)(
             spec,
+            mirror=mirror_from_env(),  # a mirror this process runs with (a job variable) carries over
             workspace=ws,
             instruction=instruction,
             schedule=schedule,
