@@ -375,13 +375,17 @@ def llm_tools(ctx: SquadContext, cache: ArtifactCache) -> list[Tool]:
     from prefect_autodata.agents.tool import agent_tools
 
     def fetch_url(url: str) -> dict[str, Any]:
-        ctx.fetcher.allow_host(url)
+        # A model-chosen host is never trusted: it passes the same address policy as any discovered link
+        # (only the --source, search and mirror hosts the user named are).
         resp = ctx.fetcher.get(url)
         body = resp.content if hasattr(resp, "content") else str(resp.text).encode()
         ctype = getattr(resp, "content_type", "") or ""
+        kind = next(
+            (k for k in ("html", "json", "csv") if k in ctype), "text" if "text/" in ctype else "other"
+        )
         cid = cache.put(
-            body, kind="page", summary=f"{url} {ctype}", owner="web", media_type=ctype or None
-        ).cache_id
+            body, kind=kind, summary=f"{url} {ctype}", owner="web", media_type=ctype or None
+        ).cache_id  # (kind "page" is not a cache kind: every fetch_url call failed before)
         text = body[:1500].decode("utf-8", "replace")
         return {
             "url": url,

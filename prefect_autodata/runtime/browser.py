@@ -3,17 +3,22 @@
 One browser per run and it is always closed, even when rendering fails: leaked Chromium processes are the
 most common complaint about long-running browser scrapers. Every request the page makes passes the same
 address policy as the fetch client, and the top-level URL also passes robots.txt.
+
+Chromium follows redirects without asking a route handler, so the guard fetches every request itself with
+``max_redirects=0`` and checks each hop before anything reaches it; WebSockets pass the same check (they are
+closed when refused). WebRTC is limited to proxied UDP so no peer connection can reach a host nobody named.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from prefect_autodata.errors import FetchError, TransientError
 from prefect_autodata.runtime.fetch import Fetcher
@@ -28,7 +33,10 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--disable-dev-shm-usage",
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
 ]
+_REDIRECT_STATUS = frozenset({301, 302, 303, 307, 308})
 XHR_BODY_LIMIT = 200_000
 
 
@@ -96,6 +104,7 @@ class BrowserSession:
         self._context: Any = None
         self.marker: str | None = None
         self._blocked: list[str] = []
+        self._nav_redirect: str | None = None
         self._thread: ThreadPoolExecutor | None = None
 
     def __enter__(self) -> BrowserSession:
@@ -133,6 +142,7 @@ class BrowserSession:
             raise FetchError(f"could not start Chromium: {str(exc).splitlines()[0]}") from exc
         self._context = self.browser.new_context(user_agent=self.user_agent, service_workers="block")
         self._context.route("**/*", self._guard)
+        self._context.route_web_socket(re.compile(r".*"), self._guard_ws)
 
     def close(self) -> None:
         """Close context, browser and driver; every step runs even if an earlier one fails."""
@@ -157,18 +167,76 @@ class BrowserSession:
                 pass
         self._context = self.browser = self._pw = self._pw_cm = None
 
+    def _refused(self, url: str, *, robots: bool = False) -> bool:
+        """True (and recorded) when the address policy, or robots.txt for a page, refuses ``url``."""
+        parts = urlsplit(url)
+        check = url
+        if parts.scheme in ("ws", "wss"):  # same host rules as http(s)
+            check = ("https" if parts.scheme == "wss" else "http") + url[len(parts.scheme) :]
+        reason = self.fetcher.addresses.refusal(check)
+        if reason is None and robots:
+            try:
+                self.fetcher.robots_decision(check)
+            except FetchError as exc:
+                reason = str(exc)
+        if reason is not None:
+            self._blocked.append(f"{url}: {reason}")
+            return True
+        return False
+
     def _guard(self, route: Any) -> None:
-        """Abort any sub-request the address policy refuses (e.g. a script calling a metadata address)."""
-        url = route.request.url
+        """Every request the page makes, every redirect hop included, passes the address policy.
+
+        The request is fetched here hop by hop (``max_redirects=0``) and each Location is checked before
+        it is requested; a main-frame redirect becomes a new navigation (checked again, robots included)."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        req = route.request
+        url = req.url
         if urlsplit(url).scheme in ("data", "blob", "about"):
             route.continue_()
             return
-        reason = self.fetcher.addresses.refusal(url)
-        if reason is not None:
-            self._blocked.append(f"{url}: {reason}")
+        try:
+            main_nav = req.is_navigation_request() and req.frame.parent_frame is None
+        except PlaywrightError:
+            main_nav = False
+        if self._refused(url):
             route.abort("blockedbyclient")
             return
-        route.continue_()
+        timeout_ms = max(1.0, min(self.fetcher.policy.request_deadline, self.fetcher.time_left())) * 1000
+        try:
+            resp = route.fetch(max_redirects=0, timeout=timeout_ms)
+            current = url
+            for _hop in range(self.fetcher.policy.max_redirects + 1):
+                location = resp.headers.get("location")
+                if resp.status not in _REDIRECT_STATUS or not location:
+                    route.fulfill(response=resp)
+                    return
+                nxt = urljoin(current, location)
+                if self._refused(nxt, robots=main_nav):
+                    route.abort("blockedbyclient")
+                    return
+                if main_nav:  # let the browser navigate there itself (a new, checked navigation)
+                    self._nav_redirect = nxt
+                    route.abort("aborted")
+                    return
+                method = "GET" if resp.status in (301, 302, 303) else req.method
+                current = nxt
+                resp = route.fetch(url=nxt, method=method, max_redirects=0, timeout=timeout_ms)
+            self._blocked.append(f"{url}: more than {self.fetcher.policy.max_redirects} redirects")
+            route.abort("blockedbyclient")
+        except PlaywrightError:
+            try:
+                route.abort("failed")
+            except PlaywrightError:
+                pass
+
+    def _guard_ws(self, ws: Any) -> None:
+        """A WebSocket to a host the policy refuses is closed before it connects."""
+        if self._refused(ws.url):
+            ws.close(code=1008, reason="refused by the address policy")
+            return
+        ws.connect_to_server()
 
     def render(
         self,
@@ -184,6 +252,7 @@ class BrowserSession:
         """Load ``url``, wait (``wait_until`` then ``wait_for`` selector), then scroll / click "load more" until
         nothing new appears or the bound is hit. The top-level URL passes the address policy and robots.txt."""
         robots = self.fetcher.check_url(url)
+        timeout_s = max(0.001, min(timeout_s, self.fetcher.policy.request_deadline, self.fetcher.time_left()))
         page: RenderedPage = self._call(
             self._render, url, wait_for, wait_until, scroll_steps, load_more_selector, max_clicks, timeout_s
         )
@@ -212,14 +281,26 @@ class BrowserSession:
             lambda r: responses.append(r) if r.request.resource_type in ("xhr", "fetch") else None,
         )
         try:
-            try:
-                nav = page.goto(url, wait_until=wait_until, timeout=timeout_ms)
-            except PlaywrightTimeout as exc:
-                raise TransientError(f"{url}: page did not load within {timeout_s:g}s") from exc
-            except PlaywrightError as exc:
+            target = url
+            for _hop in range(self.fetcher.policy.max_redirects + 2):
+                self._nav_redirect = None
+                try:
+                    nav = page.goto(target, wait_until=wait_until, timeout=timeout_ms)
+                    break
+                except PlaywrightTimeout as exc:
+                    raise TransientError(f"{url}: page did not load within {timeout_s:g}s") from exc
+                except PlaywrightError as exc:
+                    if self._nav_redirect:  # a redirect the guard checked: navigate there
+                        target = self._nav_redirect
+                        continue
+                    blocked = f" (refused: {self._blocked[-1]})" if self._blocked else ""
+                    raise FetchError(
+                        f"{url}: browser could not load the page: {str(exc).splitlines()[0]}{blocked}"
+                    ) from exc
+            else:
                 raise FetchError(
-                    f"{url}: browser could not load the page: {str(exc).splitlines()[0]}"
-                ) from exc
+                    f"{url} exceeded {self.fetcher.policy.max_redirects} redirects in the browser"
+                )
             status = nav.status if nav is not None else None
             if status is not None and status >= 400:
                 raise FetchError(f"{url} answered HTTP {status} in the browser")

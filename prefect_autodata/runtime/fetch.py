@@ -9,22 +9,28 @@ from __future__ import annotations
 
 import email.utils
 import hashlib
+import heapq
+import itertools
 import os
 import random
 import re
+import socket
 import threading
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 import requests
 from pydantic import BaseModel
 from requests.adapters import HTTPAdapter
+from urllib3.connection import HTTPConnection, HTTPSConnection
+from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
 from prefect_autodata.errors import FetchError, TransientError
+from prefect_autodata.runtime import redact
 from prefect_autodata.runtime.interstitial import detect_interstitial
 from prefect_autodata.runtime.policy import FetchPolicy
 from prefect_autodata.runtime.robots import RobotsCache
@@ -95,6 +101,8 @@ class FetchResponse:
             return json.loads(self.text if self.text else self.content)
         except ValueError as exc:
             raise FetchError(f"{self.final_url} did not return valid JSON: {exc}") from exc
+        except RecursionError as exc:
+            raise FetchError(f"{self.final_url}: JSON nested too deeply to decode") from exc
 
 
 class SourceRecord(BaseModel):
@@ -155,6 +163,100 @@ class _HostGate:
             self.blocked_until = max(self.blocked_until, time.monotonic() + seconds)
 
 
+class _Deadline:
+    """One exchange's total deadline (headers and body). Past it the watchdog shuts the socket, so a server
+    trickling a byte every few seconds cannot hold a run: ``read_timeout`` only bounds the silence between
+    two bytes."""
+
+    __slots__ = ("conn", "expired", "cancelled", "seconds")
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.conn: Any = None
+        self.expired = False
+        self.cancelled = False
+
+
+class _Watchdog:
+    """One daemon thread firing deadlines in time order (no timer thread per request)."""
+
+    def __init__(self) -> None:
+        self._cv = threading.Condition()
+        self._heap: list[tuple[float, int, _Deadline]] = []
+        self._seq = itertools.count()
+        self._thread: threading.Thread | None = None
+
+    def watch(self, deadline: _Deadline, after: float | None = None) -> None:
+        with self._cv:
+            when = time.monotonic() + (deadline.seconds if after is None else after)
+            heapq.heappush(self._heap, (when, next(self._seq), deadline))
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="autodata-deadlines", daemon=True)
+                self._thread.start()
+            self._cv.notify()
+
+    def cancel(self, deadline: _Deadline) -> None:
+        with self._cv:  # never shut a socket that is back in the pool
+            deadline.cancelled = True
+
+    def _run(self) -> None:
+        with self._cv:
+            while True:
+                while self._heap and self._heap[0][2].cancelled:
+                    heapq.heappop(self._heap)
+                if not self._heap:
+                    self._cv.wait(30)
+                    continue
+                wait = self._heap[0][0] - time.monotonic()
+                if wait > 0:
+                    self._cv.wait(wait)
+                    continue
+                _, _, d = heapq.heappop(self._heap)
+                d.expired = True
+                sock = getattr(d.conn, "sock", None)
+                if sock is None:  # still connecting (connect_timeout bounds that): look again shortly
+                    when = time.monotonic() + 0.2
+                    heapq.heappush(self._heap, (when, next(self._seq), d))
+                    continue
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+
+_WATCHDOG = _Watchdog()
+_current = threading.local()
+
+
+def _attach(conn: Any) -> None:
+    """Tell the running exchange's deadline which connection it must shut when it expires."""
+    deadline = getattr(_current, "deadline", None)
+    if deadline is not None:
+        deadline.conn = conn
+        if deadline.expired:
+            raise TimeoutError("request deadline passed")
+
+
+class _WatchedHTTPConnection(HTTPConnection):
+    def request(self, *args: Any, **kwargs: Any) -> Any:
+        _attach(self)
+        return super().request(*args, **kwargs)
+
+
+class _WatchedHTTPSConnection(HTTPSConnection):
+    def request(self, *args: Any, **kwargs: Any) -> Any:
+        _attach(self)
+        return super().request(*args, **kwargs)
+
+
+class _WatchedHTTPPool(HTTPConnectionPool):
+    ConnectionCls = _WatchedHTTPConnection
+
+
+class _WatchedHTTPSPool(HTTPSConnectionPool):
+    ConnectionCls = _WatchedHTTPSConnection
+
+
 class Fetcher:
     """Thread-safe HTTP client honouring a FetchPolicy. Use as a context manager (closes the pool).
 
@@ -170,6 +272,10 @@ class Fetcher:
         mirror: str | None = None,
     ) -> None:
         self.policy = policy or FetchPolicy()
+        self._run_ends = time.monotonic() + self.policy.run_deadline
+        allowed_hosts = list(allowed_hosts)
+        for h in allowed_hosts:
+            redact.scan_url(h)  # a user-named URL's credentials are never written anywhere
         self.addresses = AddressPolicy(allowed_hosts, self.policy.allow_private)
         self.mirror = mirror.rstrip("/") if mirror else None
         if self.mirror:
@@ -179,6 +285,8 @@ class Fetcher:
         adapter = HTTPAdapter(pool_connections=16, pool_maxsize=size, max_retries=0)
         self.session.mount("http://", adapter)
         self.session.mount("https://", adapter)
+        # every connection reports to its exchange's deadline (see _Deadline)
+        adapter.poolmanager.pool_classes_by_scheme = {"http": _WatchedHTTPPool, "https": _WatchedHTTPSPool}
         self.session.headers.update(
             {"User-Agent": self.policy.user_agent, "Accept-Encoding": "gzip, deflate", "Accept": "*/*"}
         )
@@ -204,8 +312,15 @@ class Fetcher:
 
     # -- policy helpers (also used by the browser) ------------------------------------------------------
     def allow_host(self, host_or_url: str) -> None:
-        """Trust a host the user named explicitly (a --source URL, a spec's base URL)."""
+        """Trust a host the user named explicitly (a --source URL, a spec's base URL).
+
+        Never call this for a host a page, a redirect or a model chose: those pass the address policy."""
+        redact.scan_url(host_or_url)
         self.addresses.allow_host(host_or_url)
+
+    def time_left(self) -> float:
+        """Seconds left of the run deadline (``politeness.run_deadline``)."""
+        return self._run_ends - time.monotonic()
 
     def check_address(self, url: str) -> None:
         self.addresses.check(url)
@@ -217,6 +332,8 @@ class Fetcher:
     def robots_decision(self, url: str) -> RobotsDecision:
         """Check robots.txt for ``url``: FetchError when disallowed and the policy respects robots."""
         rules = self.robots.rules_for(origin_of(url))
+        if rules.deny_all and rules.reason and self.policy.respect_robots:
+            raise FetchError(f"{url}: {rules.reason}")
         delay = rules.crawl_delay(self.policy.user_agent)
         if delay:  # Crawl-delay slows our per-host pace (capped like Retry-After)
             gate = self._gate(url)
@@ -251,6 +368,8 @@ class Fetcher:
             raise FetchError(f"fetcher is closed; cannot fetch {url}")
         url = self.route(url)
         full_url = requests.Request(method, url, params=params).prepare().url or url
+        redact.scan_url(full_url)  # credentials we send are redacted by value wherever they show up
+        redact.scan_headers(headers)
         try:
             resp = self._fetch_with_retries(full_url, method.upper(), dict(headers or {}), data, json_body)
         except (FetchError, TransientError) as exc:
@@ -270,6 +389,8 @@ class Fetcher:
             raise
         if expect is not None:
             _check_expect(resp, expect)
+        if expect == "json" or "json" in resp.content_type:
+            _check_json_depth(resp, self.policy.max_json_depth)
         with self._lock:
             self.sources.append(
                 SourceRecord(
@@ -336,6 +457,11 @@ class Fetcher:
         attempt = 0
         interstitial_left = min(2, self.policy.max_retries)
         while True:
+            if self.time_left() <= 0:
+                raise FetchError(
+                    f"{url}: the run deadline of {self.policy.run_deadline:g}s (politeness.run_deadline) "
+                    "has passed"
+                )
             try:
                 return self._fetch_once(url, method, headers, data, json_body, robots, allow_status)
             except _Interstitial as exc:
@@ -352,6 +478,14 @@ class Fetcher:
                     f"{url}: gave up after {attempt + 1} attempts: {error}", retry_after=error.retry_after
                 ) from error
             delay = self._backoff(attempt, error.retry_after)
+            left = self.time_left()
+            if delay >= left or (error.retry_after is not None and error.retry_after >= left):
+                asked = f"Retry-After {error.retry_after:g}s" if error.retry_after is not None else "a retry"
+                raise TransientError(
+                    f"{url}: {error}; {asked} not honoured: only {max(left, 0):.0f}s left of the run "
+                    f"deadline ({self.policy.run_deadline:g}s, politeness.run_deadline)",
+                    retry_after=error.retry_after,
+                ) from error
             if error.retry_after is not None:
                 self._gate(url).back_off(delay)
             with self._lock:
@@ -424,10 +558,12 @@ class Fetcher:
                     from_cache=True,
                 )
             if status in _TRANSIENT_STATUS:
-                raise TransientError(
+                transient = TransientError(
                     f"{current} answered HTTP {status}",
                     retry_after=_retry_after(resp_headers.get("retry-after")),
                 )
+                transient.reason = f"HTTP {status}"  # type: ignore[attr-defined]
+                raise transient
             if status >= 400 and not allow_status:
                 err = FetchError(f"{current} answered HTTP {status}")
                 err.status = status  # type: ignore[attr-defined]
@@ -465,6 +601,39 @@ class Fetcher:
     def _send(
         self, url: str, method: str, headers: dict[str, str], data: Any, json_body: Any
     ) -> tuple[int, dict[str, str], bytes]:
+        """One exchange under a total deadline: ``request_deadline``, or what is left of the run's."""
+        budget = min(self.policy.request_deadline, self.time_left())
+        if budget <= 0:
+            raise FetchError(
+                f"{url}: the run deadline of {self.policy.run_deadline:g}s (politeness.run_deadline) has passed"
+            )
+        deadline = _Deadline(budget)
+        _current.deadline = deadline
+        _WATCHDOG.watch(deadline)
+        try:
+            result = self._exchange(url, method, headers, data, json_body)
+            if deadline.expired:  # the socket was shut: what came back may look complete but is not
+                raise TimeoutError("request deadline passed")
+            return result
+        except Exception as exc:
+            if deadline.expired:
+                which = (
+                    "politeness.request_deadline"
+                    if budget >= self.policy.request_deadline
+                    else "what was left of politeness.run_deadline"
+                )
+                raise FetchError(
+                    f"{url}: no complete response within {budget:g}s ({which}); the server is too slow "
+                    "or trickling its response"
+                ) from exc
+            raise
+        finally:
+            _WATCHDOG.cancel(deadline)
+            _current.deadline = None
+
+    def _exchange(
+        self, url: str, method: str, headers: dict[str, str], data: Any, json_body: Any
+    ) -> tuple[int, dict[str, str], bytes]:
         """One HTTP exchange; transport failures become TransientError, the body is size-capped."""
         limit = self.policy.max_bytes
         with self._lock:
@@ -483,7 +652,10 @@ class Fetcher:
         except requests.exceptions.InvalidURL as exc:
             raise FetchError(f"{url} is not a valid URL: {exc}") from exc
         except (requests.ConnectionError, requests.Timeout) as exc:
-            raise TransientError(f"{url}: {type(exc).__name__}: {_short(exc)}") from exc
+            reason = _transport_reason(exc, url, self.policy.read_timeout)
+            err = TransientError(f"{url}: {reason}")
+            err.reason = reason  # type: ignore[attr-defined]
+            raise err from exc
         except requests.RequestException as exc:
             raise FetchError(f"{url}: {type(exc).__name__}: {_short(exc)}") from exc
         try:
@@ -532,6 +704,55 @@ class _Interstitial(Exception):
         super().__init__(f"{url}: bot-check/interstitial page ({reason})")
         self.url = url
         self.reason = reason
+
+
+def _transport_reason(exc: BaseException, url: str, read_timeout: float) -> str:
+    """``connection refused at 127.0.0.1:9``, not a urllib3 repr: what went wrong, and where."""
+    parts = urlsplit(url)
+    host = parts.hostname or "?"
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        port = "?"
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    text = str(exc)
+    if "Connection refused" in text or "Errno 111]" in text:
+        return f"connection refused at {where}"
+    if isinstance(exc, requests.ConnectTimeout):
+        return f"connection timed out at {where} (connect_timeout)"
+    if any(s in text for s in ("NameResolutionError", "Name or service not known", "nodename nor servname")):
+        return f"host {host} does not resolve"
+    if isinstance(exc, requests.ReadTimeout):
+        return f"no data from {where} for {read_timeout:g}s (read_timeout)"
+    if "reset by peer" in text or "Errno 104]" in text:
+        return f"connection reset by {where}"
+    if "Connection aborted" in text or "RemoteDisconnected" in text:
+        return f"{where} closed the connection without a response"
+    return f"{type(exc).__name__}: {_short(exc)}"
+
+
+_JSON_TOKENS = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[{]+|[\]}]+')
+
+
+def _check_json_depth(resp: FetchResponse, limit: int) -> None:
+    """A body nested deeper than ``limit`` is a clear FetchError (no RecursionError later, in a parser)."""
+    body = resp.content
+    if resp.encoding not in (None, "utf-8", "utf-8-sig", "ascii", "us-ascii"):
+        body = resp.text.encode("utf-8")
+    if body.count(b"[") + body.count(b"{") <= limit:
+        return
+    depth = 0
+    for m in _JSON_TOKENS.finditer(body):
+        tok = m.group()
+        if tok[0] in b"[{":
+            depth += len(tok)
+            if depth > limit:
+                raise FetchError(
+                    f"{resp.final_url}: JSON nested more than {limit} levels deep "
+                    "(politeness.max_json_depth); refusing to decode it"
+                )
+        elif tok[0] in b"]}":
+            depth -= len(tok)
 
 
 def _short(exc: BaseException) -> str:

@@ -19,11 +19,20 @@ def _pattern(path: str) -> re.Pattern[str]:
 class RobotsRules:
     """Parsed rules for one origin (RFC 9309: ``*``/``$`` patterns, longest match wins, allow wins ties).
 
-    ``allow_all``/``deny_all`` cover the RFC's unavailable (4xx) and unreachable (5xx) cases."""
+    ``allow_all``/``deny_all`` cover the RFC's unavailable (4xx) and unreachable (5xx) cases; ``reason``
+    says why (the fetcher reports it instead of a plain "disallowed")."""
 
-    def __init__(self, text: str | None = None, *, allow_all: bool = False, deny_all: bool = False) -> None:
+    def __init__(
+        self,
+        text: str | None = None,
+        *,
+        allow_all: bool = False,
+        deny_all: bool = False,
+        reason: str | None = None,
+    ) -> None:
         self.allow_all = allow_all
         self.deny_all = deny_all
+        self.reason = reason
         # user-agent token (lowercase) -> [(allow, raw path, compiled)], plus crawl delays
         self._groups: dict[str, list[tuple[bool, str, re.Pattern[str]]]] = {}
         self._delays: dict[str, float] = {}
@@ -116,15 +125,38 @@ class RobotsCache:
                 return self._rules[origin]
             try:
                 status, text = self._download(f"{origin}/robots.txt")
-            except Exception:  # noqa: BLE001 - unreachable after retries: RFC 9309 says disallow
-                rules = RobotsRules(deny_all=True)
+            except Exception as exc:  # noqa: BLE001 - unreachable after retries: RFC 9309 says disallow
+                rules = RobotsRules(deny_all=True, reason=unreachable_reason(origin, exc))
             else:
                 if 200 <= status < 300:
                     rules = RobotsRules(text)
                 elif 400 <= status < 500:
                     rules = RobotsRules(allow_all=True)
                 else:
-                    rules = RobotsRules(deny_all=True)
+                    rules = RobotsRules(
+                        deny_all=True,
+                        reason=f"{origin}/robots.txt answered HTTP {status}: RFC 9309 treats an unreachable "
+                        "robots.txt as complete disallow, so nothing on this host is fetched",
+                    )
             with self._guard:
                 self._rules[origin] = rules
             return rules
+
+
+def unreachable_reason(origin: str, exc: BaseException) -> str:
+    """Why robots.txt could not be had, in words: the host is unreachable, or robots.txt keeps failing."""
+    why = None
+    e: BaseException | None = exc
+    while e is not None and why is None:
+        why = getattr(e, "reason", None)
+        e = e.__cause__
+    if isinstance(why, str) and why.startswith(("connection", "host ", "no data")):
+        return (
+            f"{origin} is unreachable: {why} (its robots.txt could not be fetched; RFC 9309 then means "
+            "complete disallow)"
+        )
+    detail = why if isinstance(why, str) else str(exc).splitlines()[0][:200]
+    return (
+        f"{origin}/robots.txt is unreachable ({detail}): RFC 9309 treats that as complete disallow, so "
+        "nothing on this host is fetched"
+    )

@@ -41,7 +41,9 @@ def all_text(db: str) -> str:
 def test_prefect_yaml_and_parameters_hold_no_secret(token, workspace, sandbox_url):
     result = deploy_collector("tiingo-aapl-2024", workspace=workspace, mirror=sandbox_url, apply=False)
     text = workspace.prefect_yaml.read_text()
-    assert token not in text and "{secret:TIINGO_TOKEN}" in text
+    # the deployment names the collector (its spec keeps ``{secret:TIINGO_TOKEN}``), never the value
+    assert token not in text and "tiingo-aapl-2024" in text
+    assert "{secret:TIINGO_TOKEN}" in load_example("tiingo-aapl-2024").to_yaml()
     assert token not in result.model_dump_json()
 
 
