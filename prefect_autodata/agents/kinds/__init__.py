@@ -93,6 +93,9 @@ class RecordKind:
     scope_model: ClassVar[type[KindScope]] = KindScope
     # Words that name this kind's records in a sentence (regex); the default detector scores them.
     keywords: ClassVar[str | None] = None
+    # Whether "in <Place>" stays a generic location filter (False where the typed scope covers it:
+    # "in NeurIPS 2019", "in Boston" name a venue or a team there).
+    location_filters: ClassVar[bool] = True
 
     def detect(self, ctx: Context) -> float:
         """How strongly the sentence asks for this kind (0 = not at all; the highest wins)."""
@@ -116,7 +119,14 @@ class RecordKind:
 
     def terms(self, req: Request, add: AddTerm, t: dict[str, float]) -> None:
         """Add the words that identify this request's records on a page or in a search hit:
-        ``add(text, weight)`` tokenises and keeps the larger weight; ``t[word] = w`` sets one."""
+        ``add(text, weight)`` tokenises and keeps the larger weight; ``t[word] = w`` sets one.
+        By default the kind's nouns and the request's filter values."""
+        add(self.singular, 1.5)
+        add(self.plural, 1.5)
+        for f in req.filters:
+            for v in f.value if isinstance(f.value, list) else [f.value]:
+                if isinstance(v, str):
+                    add(v, 2.0)
 
     def search_queries(self, req: Request) -> list[str]:
         """Web-search queries that should surface a source, most specific first."""

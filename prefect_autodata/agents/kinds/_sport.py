@@ -182,6 +182,7 @@ class TeamSeasonKind(RecordKind):
     singular = "team season"
     plural = "team seasons"
     scope_model = TeamScope
+    location_filters = False
 
     def chosen(self, ctx: Context) -> list[tuple[Franchise, tuple[int, int]]]:
         raise NotImplementedError

@@ -102,7 +102,7 @@ class _MlbKind(TeamSeasonKind):
             req.unresolved.append(
                 "the MLB request does not say whether hitting or pitching statistics are wanted: which?"
                 if not hit
-                else "the MLB request asks for both hitting and pitching; make it two requests"
+                else "the MLB request asks for both hitting and pitching: which one (or make it two requests)?"
             )
             if isinstance(req.kind_scope, TeamScope):
                 req.kind_scope.template = None

@@ -162,6 +162,7 @@ class NbaPlayerKind(RecordKind):
     }
     field_types = {"PLAYER_NAME": "string", "YEAR": "integer", "BIRTHDATE": "date"}
     scope_model = PlayerScope
+    location_filters = False
 
     def detect(self, ctx: Context) -> float:
         return _nba_score(ctx) if _is_player(ctx) else 0.0

@@ -144,6 +144,7 @@ class PaperKind(RecordKind):
     }
     field_types = {"PAPER_LINK": "url", "BIBTEX_LINK": "url", "SUPP_LINK": "url"}
     scope_model = PaperScope
+    location_filters = False
 
     def detect(self, ctx: Context) -> float:
         venue, span = find_venue(ctx.text)

@@ -148,6 +148,7 @@ class StockKind(RecordKind):
     }
     field_types = {"Date": "date", "Ticker": "string", "Volume": "integer"}
     scope_model = StockScope
+    location_filters = False
 
     def detect(self, ctx: Context) -> float:
         if ctx.has(_STOCK_WORDS):

@@ -67,21 +67,27 @@ def plan_terms(plan: ParsedInstruction) -> dict[str, float]:
     if kind is not None:
         kind.terms(plan, add, t)
     else:
-        if plan.entity is not None:
-            add(plan.entity.singular, 1.5)
-            add(plan.entity.plural, 1.5)
-        for f in plan.filters:
-            for v in f.value if isinstance(f.value, list) else [f.value]:
-                if isinstance(v, str):
-                    add(v, 2.0)
+        generic_terms(plan, add)
     return t
+
+
+def generic_terms(plan: ParsedInstruction, add) -> None:
+    """The entity phrase and the filter values of any request (what a kind adds on top is its own)."""
+    if plan.entity is not None:
+        add(plan.entity.singular, 1.5)
+        add(plan.entity.plural, 1.5)
+    for f in plan.filters:
+        for v in f.value if isinstance(f.value, list) else [f.value]:
+            if isinstance(v, str):
+                add(v, 2.0)
 
 
 def search_queries(plan: ParsedInstruction) -> list[str]:
     """Queries that should surface the source(s) of the plan, most specific first."""
     kind = kinds.get(plan.kind)
     q: list[str] = kind.search_queries(plan) if kind is not None else []
-    if not q and kind is None and plan.entity is not None:
+    from_kind = bool(q)
+    if not q and plan.entity is not None:
         where = " ".join(
             str(v)
             for f in plan.filters
@@ -89,7 +95,7 @@ def search_queries(plan: ParsedInstruction) -> list[str]:
             for v in ([f.value] if not isinstance(f.value, list) else f.value)
         )
         q.append(" ".join(x for x in (plan.entity.plural, where, " ".join(plan.field_names[:3])) if x))
-    if not q or kind is None:
+    if not from_kind:
         q.append(" ".join(w for w in words(plan.text) if w not in ("collect", "all", "the", "of")))
     out: list[str] = []
     for s in q:

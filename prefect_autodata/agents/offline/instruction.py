@@ -677,7 +677,9 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
 
 
 _DETERMINERS = frozenset("the a an all every each some any these those".split())
-_TIME_WORDS = frozenset("per last past next previous this today yesterday daily weekly monthly hourly".split())
+_TIME_WORDS = frozenset(
+    "per last past next previous this today yesterday daily weekly monthly hourly".split()
+)
 _PARTICIPLE = re.compile(r"[a-z]{3,}(?<!ee)(?<!us)ed")  # granted, filed, decided; not "used", "seed"
 _TAIL_CONTAINERS = frozenset(
     "table tables list lists dataset datasets database csv spreadsheet directory index catalog catalogue".split()
@@ -952,14 +954,15 @@ def parse_request(
     if kind is not None:
         req.kind, req.domain = kind.name, kind.domain
         req.entity = EntityName(singular=kind.singular, plural=kind.plural)
-        req.filters = [f for f in req.filters if f.field != "location"]
+        if not kind.location_filters:
+            req.filters = [f for f in req.filters if f.field != "location"]
         kind.refine(req, ctx)
 
     req.fields = _choose_fields(req, kind, fields, schema, said_fields)
     if req.entity is None and not req.unresolved:
         req.unresolved.append(
-            "cannot tell what records are wanted: name the kind of record (e.g. 'every book on "
-            "<url> with title, author and price')"
+            "cannot tell what records are wanted: which kind of record (e.g. 'every book on "
+            "<url> with title, author and price')?"
         )
     if not sources and req.is_resolved and kind is None:
         req.assumptions.append(f"no source named: the web agent searches for {req.entity.plural}")
