@@ -177,6 +177,7 @@ def run_cmd(
 
     live = LiveProgress(err, title="autodata run")
     progress = live.__enter__()
+    progress("run", f"{spec}: loading the collector and Prefect")
     try:
         from prefect_autodata.flows.run_collector import resolve_spec, run_collector_flow_run
         from prefect_autodata.runtime.fetch import MIRROR_ENV

@@ -132,6 +132,8 @@ def test_cli_unresolvable_is_one_explanation_not_a_traceback(tmp_path):
         (["--backend", "gpt"], "--backend"),
         (["--fields", " , "], "--fields"),
         (["--name", "Bad Name!"], "collector name"),
+        (["--schedule", "sometimes"], "not understood"),
+        (["--schedule", "daily", "--timezone", "Mars/Olympus"], "unknown timezone"),
     ],
 )
 def test_cli_bad_arguments_are_one_line(tmp_path, args, needle):
