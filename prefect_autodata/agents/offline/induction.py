@@ -238,7 +238,9 @@ class RecordSet:
         if self.positional:
             return f"$[{int(key)}]"
         k = str(key)
-        return f"$.{k}" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", k) else f"$['{k}']"
+        if all(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", part) for part in k.split(".")):
+            return f"$.{k}"  # a flattened nested key (``author.name``) is a path
+        return f"$['{k}']"
 
 
 def _jp(parts: list[str | int]) -> str:
@@ -310,6 +312,16 @@ def json_record_sets(obj: Any, *, max_depth: int = 6) -> list[RecordSet]:
                     visit(v, [*parts, k], depth + 1)
 
     visit(obj, [], 0)
+    # Nested objects (flattened keys), arrays of arrays with a header row, records keyed by id.
+    from prefect_autodata.agents.induction.jsonrec import record_sets
+
+    by_path = {r.path: i for i, r in enumerate(found)}
+    for extra in record_sets(obj):
+        i = by_path.get(extra.path)
+        if i is None:
+            found.append(extra)
+        elif extra.keys != found[i].keys and not found[i].positional:
+            found[i] = extra
     return sorted(found, key=lambda r: -r.count)
 
 

@@ -1,0 +1,65 @@
+"""JSON record sets: nested objects flattened, arrays of arrays with a header row, records keyed by id."""
+
+from __future__ import annotations
+
+from prefect_autodata.agents.induction.jsonrec import flatten, record_sets
+from prefect_autodata.agents.offline.induction import json_record_sets
+from prefect_autodata.runtime.extract import compile_jsonpath
+
+
+def _read(obj, rs, key):
+    recs = compile_jsonpath(rs.path)(obj)
+    return [compile_jsonpath(rs.jsonpath_for(key))(r)[0] for r in recs]
+
+
+def test_flatten_nested_objects():
+    assert flatten({"t": 1, "author": {"name": "Li", "born": {"year": 1970}}}) == {
+        "t": 1,
+        "author.name": "Li",
+        "author.born.year": 1970,
+    }
+
+
+def test_nested_records_are_addressable_by_dotted_keys():
+    obj = {
+        "data": {
+            "items": [
+                {"title": f"B{i}", "author": {"name": f"A{i}"}, "price": {"amount": i}} for i in range(4)
+            ]
+        }
+    }
+    (rs,) = [r for r in json_record_sets(obj) if r.path == "$.data.items[*]"]
+    assert "author.name" in rs.keys and "price.amount" in rs.keys
+    assert _read(obj, rs, "author.name") == ["A0", "A1", "A2", "A3"]
+
+
+def test_arrays_of_arrays_with_a_header_row():
+    obj = {
+        "rows": [
+            ["name", "capital", "population"],
+            ["Aland", "Ax", 10],
+            ["Bora", "By", 20],
+            ["Cim", "Cz", 30],
+        ]
+    }
+    (rs,) = record_sets(obj)
+    assert rs.path == "$.rows[1:]" and rs.count == 3 and rs.positional
+    assert rs.labels == {0: "name", 1: "capital", 2: "population"}
+    assert _read(obj, rs, 1) == ["Ax", "By", "Cz"]
+
+
+def test_records_keyed_by_id():
+    obj = {
+        "books": {
+            "17": {"title": "X", "by": "P"},
+            "42": {"title": "Y", "by": "Q"},
+            "56": {"title": "Z", "by": "R"},
+        }
+    }
+    (rs,) = record_sets(obj)
+    assert rs.path == "$.books.*" and rs.count == 3
+    assert _read(obj, rs, "title") == ["X", "Y", "Z"]
+
+
+def test_a_plain_object_is_not_a_record_set():
+    assert record_sets({"name": "x", "meta": {"a": 1}}) == []
