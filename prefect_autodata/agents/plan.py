@@ -125,9 +125,11 @@ def make_plan(
     fields: list[str] | None = None,
     schema: list[tuple[str, str | None]] | None = None,
     today: date | None = None,
+    sources: list[str] | None = None,
 ) -> Request:
-    """Read ``instruction`` into a Request (``--fields`` / ``--schema`` override the proposed fields)."""
-    return parse_request(instruction, fields=fields, schema=schema, today=today)
+    """Read ``instruction`` into a Request (``--fields`` / ``--schema`` override the proposed fields;
+    ``--source`` URLs count as named sources)."""
+    return parse_request(instruction, fields=fields, schema=schema, today=today, sources=sources)
 
 
 def require_resolved(parsed: Request) -> Request:

@@ -196,7 +196,7 @@ def _latest(inbox: list[Message], kind: type) -> Any:
 @register_offline_role(Role.PLAN)
 def plan_role(inbox: list[Message], tools: Toolbox):
     ctx = current()
-    ctx.parsed = make_plan(ctx.instruction, fields=ctx.fields, today=ctx.today)
+    ctx.parsed = make_plan(ctx.instruction, fields=ctx.fields, today=ctx.today, sources=ctx.sources)
     cid = tools.store(
         ctx.parsed.model_dump_json(),
         kind="json",
@@ -540,7 +540,7 @@ def research_and_develop(
     fetcher = Fetcher(fetch_policy or FetchPolicy(rate_limit_per_host=0, concurrency_per_host=8), hosts)
     if search is None and not sources:
         search = search_provider_from_config(search_url)
-    parsed = make_plan(instruction, fields=fields, today=today)
+    parsed = make_plan(instruction, fields=fields, today=today, sources=sources)
     ctx = SquadContext(
         instruction=instruction,
         fields=fields,

@@ -163,6 +163,10 @@ def test_unresolved_only_when_nothing_can_be_collected_and_as_a_question():
     assert r.is_resolved and any("every year" in a for a in r.assumptions)
     # With a source, a kind's missing scope is what the source has.
     assert plan("Give me stock prices from https://quotes.example.com/daily").is_resolved
+    assert plan("Give me stock prices", sources=["http://127.0.0.1:9/quotes"]).is_resolved
+    assert plan("Give me stock prices", sources=["http://127.0.0.1:9/quotes"]).sources == [
+        "http://127.0.0.1:9/quotes"
+    ]
 
 
 def test_json_shape_is_fixed():

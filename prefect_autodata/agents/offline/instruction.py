@@ -908,9 +908,11 @@ def parse_request(
     fields: list[str] | None = None,
     schema: list[tuple[str, str | None]] | None = None,
     today: date | None = None,
+    sources: list[str] | None = None,
 ) -> Request:
     """Read one instruction. ``fields`` (``--fields``) and ``schema`` (``--schema``: names with optional
-    types) win over the sentence; ``today`` anchors relative ranges ("since 2019", "last 30 days")."""
+    types) win over the sentence; ``today`` anchors relative ranges ("since 2019", "last 30 days");
+    ``sources`` (``--source``) are sources as much as the URLs the sentence names."""
     today = today or date.today()
     raw = unicodedata.normalize("NFC", text or "")
     req = Request(text=raw)
@@ -918,7 +920,8 @@ def parse_request(
     if not t0:
         req.unresolved.append("the instruction is empty: what should be collected?")
         return req
-    sources, t = _find_sources(t0)
+    named, t = _find_sources(t0)
+    sources = list(dict.fromkeys([*named, *(s for s in sources or [] if s)]))
     req.sources = sources
     mentions = _find_dates(t)
     ctx = Context(
