@@ -237,13 +237,39 @@ def _attach(conn: Any) -> None:
             raise TimeoutError("request deadline passed")
 
 
+def _pin(conn: Any, sock: socket.socket) -> socket.socket:
+    """Check the address a new connection really reached, before one byte of HTTP or TLS is sent.
+
+    The policy resolved the host when it checked the URL; a host whose DNS answer changed since then
+    (DNS rebinding) is caught here, on the connected peer address."""
+    policy = getattr(_current, "policy", None)
+    if policy is None:
+        return sock
+    try:
+        addr = str(sock.getpeername()[0])
+    except OSError:
+        return sock
+    reason = policy.connected_refusal(str(conn.host or ""), addr)
+    if reason is not None:
+        _current.refused = reason
+        sock.close()
+        raise OSError(reason)
+    return sock
+
+
 class _WatchedHTTPConnection(HTTPConnection):
+    def _new_conn(self) -> socket.socket:
+        return _pin(self, super()._new_conn())
+
     def request(self, *args: Any, **kwargs: Any) -> Any:
         _attach(self)
         return super().request(*args, **kwargs)
 
 
 class _WatchedHTTPSConnection(HTTPSConnection):
+    def _new_conn(self) -> socket.socket:
+        return _pin(self, super()._new_conn())
+
     def request(self, *args: Any, **kwargs: Any) -> Any:
         _attach(self)
         return super().request(*args, **kwargs)
@@ -609,6 +635,7 @@ class Fetcher:
             )
         deadline = _Deadline(budget)
         _current.deadline = deadline
+        _current.policy, _current.refused = self.addresses, None
         _WATCHDOG.watch(deadline)
         try:
             result = self._exchange(url, method, headers, data, json_body)
@@ -616,6 +643,13 @@ class Fetcher:
                 raise TimeoutError("request deadline passed")
             return result
         except Exception as exc:
+            if _current.refused:
+                refused = FetchError(
+                    f"refused {url}: {_current.refused} (not a host you named; allow-list it in the fetch "
+                    "policy's allow_private to permit)"
+                )
+                refused.policy_refusal = True  # type: ignore[attr-defined]
+                raise refused from exc
             if deadline.expired:
                 which = (
                     "politeness.request_deadline"
@@ -629,7 +663,7 @@ class Fetcher:
             raise
         finally:
             _WATCHDOG.cancel(deadline)
-            _current.deadline = None
+            _current.deadline = _current.policy = _current.refused = None
 
     def _exchange(
         self, url: str, method: str, headers: dict[str, str], data: Any, json_body: Any

@@ -126,6 +126,8 @@ class RobotsCache:
             try:
                 status, text = self._download(f"{origin}/robots.txt")
             except Exception as exc:  # noqa: BLE001 - unreachable after retries: RFC 9309 says disallow
+                if getattr(exc, "policy_refusal", False):
+                    raise  # the address policy refused the host: that is the error, not robots.txt
                 rules = RobotsRules(deny_all=True, reason=unreachable_reason(origin, exc))
             else:
                 if 200 <= status < 300:

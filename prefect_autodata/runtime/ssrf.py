@@ -197,6 +197,16 @@ class AddressPolicy:
                 return f"{host} resolves to {why} address {addr}"
         return None
 
+    def connected_refusal(self, host: str, addr: str) -> str | None:
+        """Why a connection to ``host`` that reached ``addr`` must be dropped (DNS rebinding), or None."""
+        host = host.strip("[]").lower()
+        if host in self.allowed_hosts:
+            return None
+        why = classify_address(addr)
+        if why is None or self._allow_listed(host, addr):
+            return None
+        return f"{host} connected to {why} address {addr} (its DNS answer changed after the check)"
+
     def check(self, url: str) -> None:
         """Raise FetchError naming the URL and the reason when the policy refuses it."""
         reason = self.refusal(url)

@@ -225,6 +225,18 @@ def test_the_llm_fetch_tool_does_not_trust_a_model_chosen_host(named, unnamed, t
     assert unnamed.requests == []
 
 
+def test_a_host_whose_dns_changes_after_the_check_is_dropped_before_http(named):
+    """DNS rebinding: the policy checked the name (here: its cached verdict says public, as a rebinding
+    host's first answer would), the connection then reaches loopback. The peer address is checked on
+    connect, so no HTTP byte reaches it."""
+    named.routes["/page"] = html("named")
+    with fetcher(named) as f:
+        f.addresses._cache["localhost"] = None  # the first, public-looking answer
+        with pytest.raises(FetchError, match=r"refused .*localhost connected to loopback address"):
+            f.get(f"http://localhost:{named.port}/page")
+    assert "/page" not in named.requests
+
+
 @pytest.mark.parametrize("entry", ["0.0.0.0/0", "::/0", "0.0.0.0/1", "::ffff:0:0/96", "2002::/16", "*"])
 def test_allow_private_refuses_catch_all_ranges(entry, named):
     spec = {
@@ -479,8 +491,9 @@ def _one_line_exit_2(args: list[str]) -> str:
     res = CliRunner(env={"COLUMNS": "400"}).invoke(app, args)  # Rich wraps at the terminal width
     assert res.exit_code == 2, (res.exit_code, res.output, res.exception)
     assert "Traceback" not in res.output
-    assert len([line for line in res.output.splitlines() if line.strip()]) == 1, res.output
-    return res.output
+    errors = [line for line in res.output.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1, res.output  # one line (a progress line may precede it)
+    return errors[0]
 
 
 def test_bad_spec_and_check_files_are_one_line_exit_2(tmp_path):

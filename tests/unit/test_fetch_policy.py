@@ -121,3 +121,80 @@ def test_robots_wildcards_groups_and_crawl_delay():
     assert rules.allowed("http://e.com/search", "prefect-autodata/0.1 (+https://x)")
     assert not rules.allowed("http://e.com/only-us/a", "prefect-autodata/0.1")
     assert rules.crawl_delay("OtherBot") == 2.0 and rules.crawl_delay("prefect-autodata/0.1") is None
+
+
+@pytest.mark.parametrize(
+    ("addr", "why"),
+    [
+        ("2002:7f00:1::", "loopback"),  # 6to4 of 127.0.0.1
+        ("2002:a00:1::5", "private"),  # 6to4 of 10.0.0.1
+        ("2002:a9fe:a9fe::", "link-local/metadata"),  # 6to4 of 169.254.169.254
+        ("2002:808:808::", None),  # 6to4 of a public address
+        ("::127.0.0.1", "loopback"),  # IPv4-compatible
+        ("::ffff:0:7f00:1", "loopback"),  # IPv4-translated (SIIT)
+        ("64:ff9b::a9fe:a9fe", "link-local/metadata"),  # NAT64
+        ("64:ff9b:1::c0a8:101", "private"),  # NAT64 local-use prefix
+        ("2001:0:4136:e378:8000:63bf:80ff:fffe", "loopback"),  # Teredo client 127.0.0.1
+        ("fe80::5efe:a00:1", "private"),  # ISATAP 10.0.0.1
+        ("2606:4700::1111", None),
+    ],
+)
+def test_embedded_ipv4_is_classified_by_its_ipv4_part(addr, why):
+    assert classify_address(addr) == why
+
+
+@pytest.mark.parametrize(
+    "entry", ["0.0.0.0/0", "::/0", "0.0.0.0/4", "::/8", "::ffff:0:0/96", "64:ff9b::/96", "*"]
+)
+def test_allow_private_catch_alls_are_refused(entry):
+    with pytest.raises(ValidationError, match="allow_private"):
+        FetchPolicy(allow_private=[entry])
+
+
+@pytest.mark.parametrize("entry", ["10.0.0.0/8", "192.168.1.0/24", "127.0.0.2", "fd00::/8", "intranet.local"])
+def test_narrow_allow_private_entries_are_kept(entry):
+    assert FetchPolicy(allow_private=[entry]).allow_private == [entry]
+
+
+def test_an_embedded_form_is_allowed_only_through_its_ipv4_network():
+    p = AddressPolicy(allow_private=["10.0.0.0/8"])
+    assert p._allow_listed("x", "::ffff:10.1.2.3") and p._allow_listed("x", "2002:a01:203::")
+    assert not p._allow_listed("x", "::ffff:127.0.0.1")
+    assert p.connected_refusal("x", "10.1.2.3") is None
+    assert "loopback" in p.connected_refusal("x", "127.0.0.1")
+
+
+def test_deadline_and_json_limits_are_bounded():
+    p = FetchPolicy()
+    assert 0 < p.request_deadline <= 600 and p.run_deadline >= p.request_deadline
+    assert 1 < p.max_json_depth < 1000  # below Python's recursion limit
+    for field, value in (("request_deadline", 0), ("run_deadline", -1), ("max_json_depth", 5000)):
+        with pytest.raises(ValidationError, match=field):
+            FetchPolicy(**{field: value})
+
+
+def test_secret_names_and_redaction_by_value():
+    from prefect_autodata.runtime import redact
+
+    for name in ("auth_token", "client_secret", "X-Api-Key", "apiKey", "password", "access_key", "sig"):
+        assert redact.is_secret_name(name), name
+    for name in ("author", "keyword", "page", "ticker", "monkey", "designation"):
+        assert not redact.is_secret_name(name), name
+    value = "unit-secret-4b9d2f7a"
+    redact.register(value)
+    assert redact.redact_text(f"GET /api/{value}/x failed") == "GET /api/REDACTED/x failed"
+    assert value not in redact.redact_text(f"/x?q={value.replace('-', '%2D')}&{value}")
+    text = "http://u:pw123456@h/p?client_secret=s3cr3tvalue&page=2"
+    assert redact.redact_text(text) == "http://u:REDACTED@h/p?client_secret=REDACTED&page=2"
+    assert redact.redact_bytes(f"<p>{value}</p>".encode()) == b"<p>REDACTED</p>"
+    redact.register("abc")  # too short to redact by value: it would blank ordinary text
+    assert redact.redact_text("abcdef") == "abcdef"
+
+
+def test_credentials_sent_are_registered():
+    from prefect_autodata.runtime import redact
+
+    redact.scan_url("https://h/x?auth_token=tok-9d8c7b6a5e&page=3")
+    redact.scan_headers({"Authorization": "Bearer bearer-1a2b3c4d5e", "Accept": "text/html"})
+    out = redact.redact_text("token tok-9d8c7b6a5e and bearer-1a2b3c4d5e but page=3 stays")
+    assert out == "token REDACTED and REDACTED but page=3 stays"
