@@ -194,6 +194,7 @@ def land_frame(
             and c not in spec.primary_key
             and c not in LINEAGE_COLUMNS
             and c not in spec.nullable_updates()
+            and bool(df[c].isna().any())  # a column without nulls cannot overwrite anything
         ]
         _keep_stored_values(con, table, keep, on, stats)
         con.execute(f"DELETE FROM {q(table)} USING _autodata_stage s WHERE {on}")
@@ -214,6 +215,11 @@ def land_frame(
 def _count_duplicates(con: duckdb.DuckDBPyConnection, spec: CollectorSpec, stats: LandingStats) -> None:
     """How many batch rows repeat a primary key, with up to five example keys."""
     pk = ", ".join(q(k) for k in spec.primary_key)
+    distinct = con.execute(f"SELECT count(*) FROM (SELECT DISTINCT {pk} FROM _autodata_batch)").fetchall()[0][
+        0
+    ]
+    if distinct == con.execute("SELECT count(*) FROM _autodata_batch").fetchall()[0][0]:
+        return
     rows = con.execute(
         f"SELECT {pk}, count(*) AS n FROM _autodata_batch GROUP BY ALL HAVING count(*) > 1 ORDER BY n DESC"
     ).fetchall()
