@@ -281,6 +281,12 @@ def apply_filters(records: list[dict], filters: list[Filter], query: Any) -> lis
             raw = query.get(flt.param)
             if raw is None or raw == "":
                 continue
+            if flt.ftype == "int":
+                bad = [v for v in raw.split(",") if not re.fullmatch(r"\s*-?\d+\s*", v)]
+                if bad:
+                    raise BadParam(
+                        flt.param, f"{flt.param} must be a whole number (or several, comma-separated)"
+                    )
             # several values comma-separated; a value that itself holds a comma matches whole too
             wanted = {normalise(v).lower() for v in [raw, *raw.split(",")] if v.strip()}
             if not wanted:

@@ -11,6 +11,7 @@ import json
 import random
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
@@ -122,7 +123,15 @@ def build_api_site(rs: RecordSet, rng: random.Random, host: str, family: str, cf
     header_path = None if cfg.header_in_rows else header_key
     columns = [id_key] + [keys[f.name] for f in kind.fields]
 
-    def page_body(start: int, stop: int, total_recs: list[tuple[str, dict]], facts: dict) -> dict:
+    link_path = None  # page/offset APIs that also hand out the next page's URL
+    if cfg.pagination in ("page", "offset") and rng.random() < 0.5:
+        link_path = rng.choice(["links.next", k("next page url"), "_links.next.href"])
+        if link_path.split(".")[0] in {container.split(".")[0], meta_key, total_key}:
+            link_path = "_links.next.href"
+
+    def page_body(
+        start: int, stop: int, total_recs: list[tuple[str, dict]], facts: dict, next_url: str | None = None
+    ) -> dict:
         chunk = total_recs[start:stop]
         body: dict[str, Any] = {}
         if cfg.shape == "rows":
@@ -155,6 +164,8 @@ def build_api_site(rs: RecordSet, rng: random.Random, host: str, family: str, cf
             set_path(body, f"{meta_key}.{mk}" if meta_key else mk, mv)
         if next_path:
             set_path(body, next_path, facts.get("next"))
+        if link_path:
+            set_path(body, link_path, next_url)
         return body
 
     all_items = list(by_id.items())
@@ -170,7 +181,15 @@ def build_api_site(rs: RecordSet, rng: random.Random, host: str, family: str, cf
             start, stop, facts = pager.window(q, len(items))
         except BadParam as exc:
             return json_error(400, "invalid_parameter", exc.message, err_style, exc.param)
-        return json_ok(page_body(start, stop, items, facts))
+        next_url = None
+        if link_path and stop < len(items):
+            nq = dict(q)
+            if cfg.pagination == "page":
+                nq[pager.page_param] = str(facts["page"] + 1)
+            else:
+                nq[pager.offset_param] = str(stop)
+            next_url = text.link(endpoint) + "?" + urlencode(nq)
+        return json_ok(page_body(start, stop, items, facts, next_url))
 
     async def detail_endpoint(request: Request) -> Response:
         if auth and (denied := auth.check(request)) is not None:
@@ -212,6 +231,7 @@ def build_api_site(rs: RecordSet, rng: random.Random, host: str, family: str, cf
             pager,
             filters,
             f"{request.url.scheme}://{request.url.netloc}",
+            link_path,
         )
         return HTMLResponse(
             shell(f"{text.brand} API documentation", body, generated=rs.generated, site_name=text.brand)
@@ -246,7 +266,7 @@ def build_api_site(rs: RecordSet, rng: random.Random, host: str, family: str, cf
         "detail_path": endpoint + "/{id}",
         "id_key": id_key,
         "auth": auth.note() if auth else None,
-        "pagination": pager.note(next_path),
+        "pagination": pager.note(next_path) | {"next_url_path": link_path},
         "records_path": container,
         "shape": "objects" if cfg.shape == "nested" else cfg.shape,
         "header_path": header_path if cfg.shape == "rows" else None,
@@ -328,16 +348,22 @@ def _docs_body(
     pager: Pager,
     filters: list[Filter],
     origin: str = "",
+    link_path: str | None = None,
 ) -> str:
     url = text.link(endpoint)
     example = url + _example_query(pager, auth)
     auth_html = f"<p>{auth.sentence()}</p>" if auth else "<p>The API is open: no key is needed.</p>"
+    link_note = (
+        " Each response also carries the full URL of the next page (null on the last page)."
+        if link_path
+        else ""
+    )
     paging = {
         "page": f"Results come in pages; ask for the next page with <code>{esc(pager.page_param)}</code> until a page comes back empty.",
         "offset": f"Results come in slices; move through them with <code>{esc(pager.offset_param)}</code> and <code>{esc(pager.size_param)}</code> until a slice comes back empty.",
         "cursor": f"Results come in pages; each response carries a cursor for the next page (null on the last one); pass it back as <code>{esc(pager.cursor_param)}</code>.",
         "none": "One response holds every record.",
-    }[pager.style]
+    }[pager.style] + link_note
     fields_html = "".join(
         f"<tr><td><code>{esc(p)}</code></td><td>{esc(lab)}</td><td>{esc(t)}</td></tr>"
         for p, lab, t in field_docs
