@@ -304,6 +304,7 @@ MUTATIONS: list[Mutation] = [
              _json(lambda doc, p, q: {**doc, "notes": doc["notes"] + doc["notes"][:5]})),
     # listing -> detail: NeurIPS 2017 listing and abstract pages
     Mutation("5xx on detail pages", "listing-detail", "~3% of abstract pages answer 503", _nips_some_detail, status=503),
+    Mutation("404 on detail pages", "listing-detail", "~3% of abstract pages answer 404", _nips_some_detail, status=404),
     Mutation("detail pages lose a field", "listing-detail", "no abstract on ~3% of pages", _nips_some_detail,
              _text(lambda t, p, q: re.sub(r'<p class="paper-abstract">.*?</p>', "", t, flags=re.S))),
     Mutation("truncated listing", "listing-detail", "the listing stops after 600 papers", _nips_listing,
@@ -422,20 +423,21 @@ def _shape(w: str) -> str:
 
 def verdict(base: Outcome, out: Outcome) -> tuple[bool, str]:
     """(caught, why): what in the run tells a data engineer this data is not the clean data."""
+    new_checks = ", ".join(sorted(out.failed_checks - base.failed_checks))
+    if out.status == "failed":
+        return True, f"run failed: {(out.error or '')[:160]}"
+    if out.status == "failed_checks":
+        return True, f"checks failed, nothing landed: {new_checks}"
+    if out.checks_status == "quarantined":
+        return True, f"rows quarantined: {new_checks}"
     if out.status != "succeeded":
-        return True, f"run {out.status}: {(out.error or '')[:140]}"
-    if out.checks_status in ("failed", "quarantined"):
-        return (
-            True,
-            f"checks {out.checks_status}: {', '.join(sorted(out.failed_checks - base.failed_checks))[:140]}",
-        )
-    new_checks = out.failed_checks - base.failed_checks
+        return True, f"run {out.status}: {(out.error or '')[:160]}"
     if new_checks:
-        return True, f"new failing checks: {', '.join(sorted(new_checks))[:140]}"
+        return True, f"check failed (the batch landed): {new_checks}"
     before = {_shape(w) for w in base.warnings}
     new_warn = [w for w in out.warnings if _shape(w) not in before]
     if new_warn:
-        return True, f"warning: {new_warn[0][:140]}"
+        return True, f"warning: {new_warn[0][:160]}"
     return False, "looks clean"
 
 
@@ -443,6 +445,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", help="comma-separated collectors (default: all)")
     ap.add_argument("--list", action="store_true", help="list the mutations and exit")
+    ap.add_argument("--markdown", action="store_true", help="also print the results as a markdown table")
     args = ap.parse_args(argv)
     only = set(args.only.split(",")) if args.only else set(COLLECTORS)
     if args.list:
@@ -466,6 +469,7 @@ def main(argv: list[str] | None = None) -> int:
     caught = total = equal = 0
     false_alarms: list[str] = []
     unmatched: list[str] = []
+    table_rows: list[str] = []
     try:
         for c in COLLECTORS.values():
             if c.name not in only:
@@ -510,6 +514,10 @@ def main(argv: list[str] | None = None) -> int:
                 if not m.seen:
                     unmatched.append(f"{c.name}/{m.name}")
                 mark = "CAUGHT" if hit else "MISSED"
+                cell = re.sub(r"https?://127\.0\.0\.1:\d+", "", why).replace("|", "/")
+                table_rows.append(
+                    f"| {c.name} | {m.name} | {m.what} | {mark.lower()}: {cell} | {'yes' if same else 'NO'} |"
+                )
                 table = (
                     "table = baseline"
                     if same
@@ -523,6 +531,10 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         stop_thread(server, thread)
         shutil.rmtree(work, ignore_errors=True)
+    if args.markdown:
+        print("| collector | mutation | what is served | verdict | table = baseline |")
+        print("| --- | --- | --- | --- | --- |")
+        print("\n".join(table_rows))
     print(f"tables equal to the baseline after the run: {equal}/{total}")
     print(
         f"control reruns flagged (false alarms): {len(false_alarms)}"
