@@ -439,8 +439,18 @@ def zoo_markdown(report: ZooBenchReport) -> str:
         f"{report.row_precision:.3f}, row R {report.row_recall:.3f}; median agent time "
         f"{report.median_agent_seconds:.1f} s; whole run {report.seconds:.0f} s.",
     ]
+    statuses: dict[str, int] = {}
+    for t in report.tasks:
+        statuses[t.status] = statuses.get(t.status, 0) + 1
+    lines.append("")
+    lines.append(
+        "Task outcomes: "
+        + ", ".join(f"{k} {v}" for k, v in sorted(statuses.items(), key=lambda kv: -kv[1]))
+        + "."
+    )
     lines += table("family", report.per_family)
     lines += table("kind", report.per_kind)
+    lines += table("domain", report.per_domain)
     lines += [
         "",
         "| task | family | status | F1 | rows | expected | agent s |",
