@@ -106,7 +106,10 @@ class Scope:
         size = getattr(plan, "expected_size", None)
         venue = getattr(plan, "venue", None)
         return cls(
-            entity=str(getattr(plan, "kind", None) or "unknown"),  # the record kind, if one recognised it
+            # the record kind, if one recognised it (a Request's ``kind``; an older plan's ``entity``)
+            entity=str(
+                getattr(plan, "kind", None) or _text_or_none(getattr(plan, "entity", None)) or "unknown"
+            ),
             tickers=list(getattr(plan, "tickers", None) or []),
             all_sp500=bool(getattr(plan, "all_sp500", False)),
             start_date=getattr(plan, "start_date", None),
@@ -121,6 +124,10 @@ class Scope:
             expected_approx=bool(getattr(size, "approx", True)) if size is not None else True,
             expected_basis=str(getattr(size, "basis", "") or "") if size is not None else "",
         )
+
+
+def _text_or_none(v: Any) -> str | None:
+    return v if isinstance(v, str) else None
 
 
 def stated_count(evidence: Evidence | None, plan: Any) -> int | None:
