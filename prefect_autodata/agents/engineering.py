@@ -615,6 +615,7 @@ def _generic(evidence: Evidence, plan: ParsedInstruction, reader: Any, fetcher: 
         name=name or spec_name(plan),
         description=plan.text,
         entity=entity_noun(plan),
+        plan=plan,
         reader=reader,
         fetcher=fetcher,
     )

@@ -74,3 +74,21 @@ def test_fields_the_page_does_not_have_stay_unmatched():
     html = "<html><body><ul>" + "".join(f"<li>Thing {i}</li>" for i in range(6)) + "</ul></body></html>"
     built = induce_page(URL, html, ["name", "price"], name="x")
     assert all("price" not in b.matches for b in built)
+
+
+def test_request_filter_becomes_a_row_filter_step():
+    from types import SimpleNamespace as NS
+
+    recs = _countries(10, seed=2)
+    body = "".join(
+        f"<tr><td>{r['name']}</td><td>{r['capital']}</td><td>{r['population']}</td></tr>" for r in recs
+    )
+    html = f"<table><tr><th>Country</th><th>Capital</th><th>Population</th></tr>{body}</table>"
+    limit = sorted(int(r["population"].replace(",", "")) for r in recs)[4]
+    plan = NS(filters=[NS(field="population", op="le", value=limit)], time_scope=None)
+    (best,) = induce_page(URL, html, ["name", "population"], name="c", plan=plan)
+    assert best.spec.python is not None
+    ns: dict = {}
+    exec(compile(best.spec.python.code, "<step>", "exec"), ns)
+    kept = ns["transform"](_rows(best.spec, html))
+    assert len(kept) == 5 and all(r["population"] <= limit for r in kept)

@@ -14,6 +14,7 @@ from urllib.parse import urljoin
 
 from prefect_autodata.agents.induction import pagination, regions, tables
 from prefect_autodata.agents.induction.dom import parse
+from prefect_autodata.agents.induction.filters import row_filter
 from prefect_autodata.agents.induction.matching import Candidate, Match, assign, dominant_type
 from prefect_autodata.agents.induction.selectors import detail_candidates
 from prefect_autodata.runtime.policy import FetchPolicy
@@ -22,6 +23,7 @@ from prefect_autodata.runtime.spec import (
     ColumnSpec,
     DetailSpec,
     FieldRule,
+    PythonStep,
     RequestTemplate,
     Selector,
     Source,
@@ -108,6 +110,7 @@ def _spec(
     matches: dict[str, Match],
     detail_link: Candidate | None,
     pages: pagination.Pagination | None,
+    plan: Any = None,
 ) -> CollectorSpec:
     rules = [
         typed_rule(r, matches[r].candidate)
@@ -154,12 +157,14 @@ def _spec(
         detail=detail,
         pagination=pages,
     )
+    code, _notes = row_filter(plan, [c.name for c in cols]) if plan is not None else (None, [])
     return CollectorSpec(
         name=name,
         description=description,
         primary_key=pk,
         columns=cols,
         sources=[source],
+        python=PythonStep(code=code) if code else None,
         politeness=FetchPolicy(rate_limit_per_host=0, concurrency_per_host=8),
     )
 
@@ -208,6 +213,7 @@ def induce_page(
     fetcher: Any = None,
     max_regions: int = 3,
     bodies: dict[str, str | None] | None = None,
+    plan: Any = None,
 ) -> list[_Built]:
     """Every spec one page supports (its tables, its best regions), unranked."""
     root = parse(html)
@@ -249,6 +255,7 @@ def induce_page(
                 matches=m,
                 detail_link=detail_link,
                 pages=pages,
+                plan=plan,
             )
         except ValueError:
             continue
@@ -274,6 +281,7 @@ def induce_page(
                 matches=m,
                 detail_link=region.detail_link,
                 pages=pages,
+                plan=plan,
             )
         except ValueError:
             continue
@@ -294,6 +302,7 @@ def induce(
     reader: Any = None,
     fetcher: Any = None,
     max_pages: int = 6,
+    plan: Any = None,
 ) -> list[Any]:
     """Candidate specs (``engineering.CandidateSpec``) from every HTML page of ``evidence``, best first."""
     from prefect_autodata.agents.engineering import CandidateSpec
@@ -316,6 +325,7 @@ def induce(
             reader=reader,
             fetcher=fetcher,
             bodies=bodies,
+            plan=plan,
         ):
             covered = [r for r in requested if r in b.matches]
             missing = [r for r in requested if r not in b.matches]

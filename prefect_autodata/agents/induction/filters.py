@@ -1,0 +1,135 @@
+"""The request's filters and time scope as a row filter in the spec, when the source takes no parameter.
+
+A page shows every record; the user asked for some ("published in 2019", "price under 20", "only
+the Findings track"). A filter on a column the spec produces becomes a small ``python`` step of the
+CollectorSpec (visible in the YAML, run in the runtime's sandboxed subprocess): equality and
+membership compare text case-insensitively, ``contains`` is a substring test, ``ge``/``le``/``range``
+compare numbers, years or ISO dates. A filter on a column the spec does not produce is not applied
+here and is named in the returned notes (the result says the data is unfiltered on it).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from prefect_autodata.agents.induction.matching import expected_type, name_score
+
+_CODE = """import re
+from datetime import date, datetime
+FILTERS = {filters!r}
+_MONTHS = {{m: i + 1 for i, m in enumerate(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"])}}
+
+def _num(v):
+    s = re.sub(r"[^0-9.+-]", "", str(v).replace(",", ""))
+    try:
+        return float(s)
+    except ValueError:
+        return None
+
+def _day(v):
+    s = str(v).strip()
+    m = re.match(r"(\\d{{4}})-(\\d{{1,2}})-(\\d{{1,2}})", s)
+    if m:
+        return date(int(m[1]), int(m[2]), int(m[3])).isoformat()
+    m = re.match(r"(\\d{{1,2}})/(\\d{{1,2}})/(\\d{{4}})", s)
+    if m:
+        a, b, y = int(m[1]), int(m[2]), int(m[3])
+        return (date(y, b, a) if a > 12 else date(y, a, b)).isoformat()
+    m = re.match(r"([A-Za-z]{{3}})[a-z]*\\.?\\s+(\\d{{1,2}}),?\\s+(\\d{{4}})", s)
+    if m and m[1].lower() in _MONTHS:
+        return date(int(m[3]), _MONTHS[m[1].lower()], int(m[2])).isoformat()
+    m = re.match(r"(\\d{{1,2}})\\s+([A-Za-z]{{3}})[a-z]*\\.?,?\\s+(\\d{{4}})", s)
+    if m and m[2].lower() in _MONTHS:
+        return date(int(m[3]), _MONTHS[m[2].lower()], int(m[1])).isoformat()
+    m = re.search(r"(?<!\\d)(1[5-9]\\d\\d|20\\d\\d)(?!\\d)", s)
+    return m[1] if m else None
+
+def _cmp(v, bound, kind):
+    if kind == "day":
+        d = _day(v)
+        return None if d is None else (d[: len(bound)] if len(d) > len(bound) else d)
+    return _num(v)
+
+def _ok(v, op, value, kind):
+    if v is None or str(v).strip() == "":
+        return False
+    t = str(v).strip().lower()
+    if op == "eq":
+        return t == str(value).strip().lower()
+    if op == "in":
+        return t in [str(x).strip().lower() for x in value]
+    if op == "contains":
+        return str(value).strip().lower() in t
+    lo, hi = (value if op == "range" else (value, None) if op == "ge" else (None, value))
+    ref = lo if lo is not None else hi
+    x = _cmp(v, str(ref), kind)
+    if x is None:
+        return False
+    lo = lo if kind == "day" or lo is None else float(lo)
+    hi = hi if kind == "day" or hi is None else float(hi)
+    return (lo is None or x >= lo) and (hi is None or x <= hi)
+
+def transform(rows):
+    return [r for r in rows if all(_ok(r.get(c), op, value, kind) for c, op, value, kind in FILTERS)]
+"""
+
+
+def _column_for(field: str, columns: list[str]) -> str | None:
+    best = max(columns, key=lambda c: name_score(field, c), default=None)
+    return best if best is not None and name_score(field, best) >= 0.8 else None
+
+
+def _kind(column: str, value: Any) -> str:
+    if expected_type(column) in ("date", "year") or isinstance(value, date):
+        return "day"
+    if isinstance(value, list | tuple) and value and isinstance(value[0], date):
+        return "day"
+    return "number"
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, date):
+        return v.isoformat()
+    if isinstance(v, list | tuple):
+        return [_plain(x) for x in v]
+    return v
+
+
+def row_filter(plan: Any, columns: list[str]) -> tuple[str | None, list[str]]:
+    """``(python code or None, notes)`` for the plan's filters and time scope over ``columns``."""
+    out: list[tuple[str, str, Any, str]] = []
+    notes: list[str] = []
+    for f in getattr(plan, "filters", None) or []:
+        col = _column_for(str(f.field), columns)
+        if col is None:
+            notes.append(f"filter {f.field} {f.op} {f.value!r} not applied: no such column")
+            continue
+        value = _plain(f.value)
+        kind = _kind(col, f.value)
+        if f.op in ("ge", "le", "range") and kind == "number" and expected_type(col) == "year":
+            kind = "day"
+        out.append((col, f.op, value, kind))
+    scope = getattr(plan, "time_scope", None)
+    if scope is not None:
+        col = next((c for c in columns if expected_type(c) in ("date", "year")), None)
+        lo = (
+            scope.start_date.isoformat()
+            if scope.start_date
+            else (str(scope.start_year) if scope.start_year else None)
+        )
+        hi = (
+            scope.end_date.isoformat()
+            if scope.end_date
+            else (str(scope.end_year) if scope.end_year else None)
+        )
+        if scope.years and not (lo or hi):
+            lo, hi = str(min(scope.years)), str(max(scope.years))
+        if col is None and (lo or hi):
+            notes.append("time scope not applied: no date or year column")
+        elif col is not None and (lo or hi):
+            if col not in {c for c, *_ in out}:
+                out.append((col, "range", [lo, hi], "day"))
+    if not out:
+        return None, notes
+    return _CODE.format(filters=out), notes
