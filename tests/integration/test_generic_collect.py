@@ -192,3 +192,36 @@ def test_nothing_matching_ends_no_spec_naming_each_field(serve, workspace, tmp_p
     assert res.rows == 0
     for f in ("title", "author", "price"):
         assert f"{f}:" in res.error
+
+
+def test_a_listing_read_short_of_its_stated_total_fails_the_dry_run(serve):
+    from prefect_autodata.agents.test import test_spec
+    from prefect_autodata.runtime.fetch import Fetcher
+    from prefect_autodata.runtime.policy import FetchPolicy
+    from prefect_autodata.runtime.spec import CollectorSpec
+
+    books = _books(10, seed=3)
+
+    def page(request):
+        lis = "".join(f"<li>{b['title']}</li>" for b in books)
+        return HTMLResponse(f"<html><body><p>Showing 1–10 of 87 books</p><ul>{lis}</ul></body></html>")
+
+    url = serve(Starlette(routes=[Route("/", page)]))
+    spec = CollectorSpec.model_validate(
+        {
+            "name": "short",
+            "primary_key": ["title"],
+            "sources": [
+                {
+                    "kind": "html",
+                    "request": {"url": url},
+                    "records": {"xpath": "//li"},
+                    "fields": [{"name": "title", "xpath": "."}],
+                }
+            ],
+        }
+    )
+    with Fetcher(FetchPolicy(rate_limit_per_host=0), {"127.0.0.1"}) as fetcher:
+        rep = test_spec(spec, None, fetcher=fetcher)
+    assert rep.rows == 10 and not rep.ok
+    assert [i.kind for i in rep.issues if i.kind == "short_of_total"] == ["short_of_total"]
