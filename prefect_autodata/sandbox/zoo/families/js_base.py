@@ -301,6 +301,8 @@ def build_js_site(rs: RecordSet, rng: random.Random, host: str, family: str, mod
         style = "page" if mode == "load_more" else rng.choice(["offset", "cursor", "page"])
         pager = draw_pager(style, rng, n, ks)
         pager.page_size = min(pager.page_size, max(5, n // 3 or 5))
+        if n > 300:  # a browser clicks or scrolls once per slice: keep big sets to some dozens
+            pager.page_size = max(pager.page_size, 50)
         api = rng.choice(
             [
                 f"/api/{slug(kind.plural)}",
