@@ -386,7 +386,16 @@ class BrowserSession:
     def _screenshot(self, url: str, path: str | Path, timeout_s: float) -> Path:
         page = self._context.new_page()
         try:
-            page.goto(url, wait_until="networkidle", timeout=timeout_s * 1000)
+            target = url
+            for _hop in range(self.fetcher.policy.max_redirects + 2):
+                self._nav_redirect = None
+                try:
+                    page.goto(target, wait_until="networkidle", timeout=timeout_s * 1000)
+                    break
+                except Exception:
+                    if not self._nav_redirect:  # a redirect the guard checked: navigate there
+                        raise
+                    target = self._nav_redirect
             page.screenshot(path=str(path), full_page=True)
         finally:
             page.close()

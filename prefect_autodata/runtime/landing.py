@@ -156,10 +156,10 @@ def land_frame(
         else:
             target[c] = t
     df = good.copy()
-    if LINEAGE_URL in df.columns:  # secrets by value: a stored URL never carries a credential
-        from prefect_autodata.runtime.redact import redact_column
+    from prefect_autodata.runtime.redact import redact_column, redact_data_column
 
-        df[LINEAGE_URL] = redact_column(df[LINEAGE_URL])
+    for c in df.columns:  # secrets by value: no stored value carries a credential we resolved or sent
+        df[c] = redact_column(df[c]) if c == LINEAGE_URL else redact_data_column(df[c])
     df[RUN_ID] = run_id
     df["_autodata_ord"] = range(len(df))
     con.register("_autodata_batch", df)
@@ -258,10 +258,11 @@ def _land_quarantine(con: duckdb.DuckDBPyConnection, table: str, df: pd.DataFram
     data = df.copy()
     data[RUN_ID] = run_id
     data = data.astype(object).where(data.notna(), None)
-    from prefect_autodata.runtime.redact import redact_text
+    from prefect_autodata.runtime.redact import redact_text, redact_values
 
-    for c in data.columns:  # text, with secrets redacted by value
-        data[c] = data[c].map(lambda v: None if v is None else redact_text(str(v)))
+    for c in data.columns:  # text, with secrets redacted by value (URLs and reasons: by name rules too)
+        clean = redact_text if c in (LINEAGE_URL, "_error") else redact_values
+        data[c] = data[c].map(lambda v, clean=clean: None if v is None else clean(str(v)))
     existing = table_columns(con, qt)
     if not existing:
         con.execute(f"CREATE TABLE {q(qt)} ({', '.join(f'{q(c)} VARCHAR' for c in data.columns)})")

@@ -197,6 +197,33 @@ def redact_column(values: Any) -> Any:
     return values.map(lambda v: uniq.get(v, v) if isinstance(v, str) else v)
 
 
+MIN_IN_DATA = 8  # a registered value this long is also removed from data values (shorter ones could collide)
+
+
+def redact_values(text: str) -> str:
+    """Only the registered secret values (at least ``MIN_IN_DATA`` long) removed: for data values, where the
+    name/shape rules would damage ordinary text ("Bearer tokens are ..." in an abstract)."""
+    if not text or not isinstance(text, str):
+        return text
+    for v in _values:
+        if len(v) >= MIN_IN_DATA and v in text:
+            text = text.replace(v, REDACTED)
+    return text
+
+
+def redact_data_column(values: Any) -> Any:
+    """A data column with registered secret values removed (a page URL kept by ``from_url``, an API echoing
+    the token); untouched, and cheap, when no long secret is registered or none occurs."""
+    if values is None or len(values) == 0 or not any(len(v) >= MIN_IN_DATA for v in _values):
+        return values
+    if values.dtype != object and not str(values.dtype).startswith("str"):
+        return values
+    uniq = {v: redact_values(v) for v in values.dropna().unique() if isinstance(v, str)}
+    if all(k == v for k, v in uniq.items()):
+        return values
+    return values.map(lambda v: uniq.get(v, v) if isinstance(v, str) else v)
+
+
 # -- logging -----------------------------------------------------------------------------------------------
 
 _installed = False

@@ -308,6 +308,8 @@ def secret_spec(base: str, *, fail_second: bool = False) -> dict:
                     {"name": "day", "jsonpath": "$.day"},
                     {"name": "close", "jsonpath": "$.close", "type": "float"},
                     {"name": "ticker", "from_param": "ticker"},
+                    {"name": "page", "from_url": True},
+                    {"name": "note", "jsonpath": "$.note"},  # the API echoes the credential back
                 ],
             }
         ],
@@ -322,7 +324,8 @@ def serve_prices(named: Host) -> None:
         ok = SECRETS["ADV_AUTH_TOKEN"] in h.path and SECRETS["ADV_CLIENT_SECRET"] in h.path
         if not ok or "Authorization" not in h.headers:
             return send(h, 401, b'{"detail": "bad credentials"}', "application/json")
-        send(h, 200, json.dumps([{"day": "2024-01-02", "close": 1.5}]).encode(), "application/json")
+        row = {"day": "2024-01-02", "close": 1.5, "note": f"issued to {SECRETS['ADV_CLIENT_SECRET']}"}
+        send(h, 200, json.dumps([row]).encode(), "application/json")
 
     named.routes[path] = prices
 
@@ -353,6 +356,7 @@ def test_secrets_never_land_in_tables_json_or_logs(named, unnamed, tmp_path, mon
     assert out["status"] == "failed" and "/prices/BBB" in out["error"]
     stored = all_tables(str(tmp_path / "ok.duckdb")) + all_tables(str(tmp_path / "f.duckdb"))
     assert "/prices/AAA" in stored and "REDACTED" in stored  # lineage is there, with the values redacted
+    assert "issued to REDACTED" in stored  # a data value echoing a credential keeps its other text
     captured = capfd.readouterr()
     assert_no_secret(
         stored, ok.model_dump_json(), failed.model_dump_json(), printed.out, printed.err, caplog.text,
