@@ -245,7 +245,7 @@ def papers(seed: int = DEFAULT_SEED) -> pd.DataFrame:
     for abbr, years in PAPER_YEARS.items():
         for year in years:
             rng = random.Random(f"{seed}|papers|{abbr}|{year}")
-            total = rng.randint(45, 90)
+            total = rng.randint(70, 160)  # more than one page of the paginated listings and APIs
             idx = 0
             titles: set[str] = set()
             used: set[str] = set()
@@ -285,6 +285,12 @@ TICKERS = (
     "ADBE BAC CAT COST CRM CSCO CVX DIS GS HD IBM INTC JNJ MA MCD MRK NFLX NKE ORCL PEP PFE PG QCOM T VZ WMT"
 ).split()
 STOCK_YEARS = (2015, 2024)
+# Rough public price levels (first and last day, in today's terms) of some named tickers, so the
+# generated series look like their stocks (e.g. checks that a 2024 close exceeds 100 behave alike).
+PRICE_LEVELS = {
+    "AAPL": (24.0, 235.0), "MSFT": (40.0, 420.0), "AMZN": (15.0, 215.0), "GOOGL": (26.0, 185.0),
+    "NVDA": (0.5, 135.0), "JPM": (48.0, 235.0), "XOM": (62.0, 108.0), "KO": (33.0, 62.0),
+}  # fmt: skip
 INDEX_SIZE = 503  # tickers in the last year (an index's worth of constituents)
 
 
@@ -364,11 +370,17 @@ def _symbols(rng: random.Random, n: int, taken: set[str]) -> list[str]:
 
 
 def _price_block(tickers: list[str], days: list[dt.date], rs: np.random.Generator) -> pd.DataFrame:
-    """Daily prices of several tickers at once: random walks with splits and quarterly dividends."""
+    """Daily prices of several tickers at once: random walks with splits and quarterly dividends; a
+    ticker with a rough known price level (``PRICE_LEVELS``) walks a bridge between its two levels."""
     t, n = len(tickers), len(days)
-    adj_close = np.exp(rs.normal(3.6, 0.8, t))[:, None] * np.exp(
-        np.cumsum(rs.normal(0.0005, 1.0, (t, n)) * rs.uniform(0.011, 0.028, t)[:, None], axis=1)
-    )
+    walk = np.cumsum(rs.normal(0.0005, 1.0, (t, n)) * rs.uniform(0.011, 0.028, t)[:, None], axis=1)
+    log_close = rs.normal(3.6, 0.8, t)[:, None] + walk
+    frac = np.arange(n)[None, :] / max(1, n - 1)
+    for i, sym in enumerate(tickers):
+        if sym in PRICE_LEVELS:
+            lo, hi = np.log(PRICE_LEVELS[sym])
+            log_close[i] = lo + (hi - lo) * frac[0] + 0.5 * (walk[i] - frac[0] * walk[i, -1])
+    adj_close = np.exp(log_close)
     split = np.ones((t, n))
     has = rs.random(t) < 0.35
     when = rs.integers(n // 5, max(n // 5 + 1, n - 5), t)
@@ -571,7 +583,7 @@ def nba_players(seed: int = DEFAULT_SEED) -> pd.DataFrame:
     info: list[tuple] = []
     for i, (name, start, end) in enumerate(people):
         birth = dt.date(start - rng.randint(19, 22), rng.randint(1, 12), rng.randint(1, 28))
-        drafted = rng.random() < 0.8
+        drafted = rng.random() < 0.8 or name in stars  # the named stars were all drafted
         info.append(
             (
                 f"{birth.isoformat()}T00:00:00",
@@ -589,7 +601,7 @@ def nba_players(seed: int = DEFAULT_SEED) -> pd.DataFrame:
             team = rng.randrange(len(teams))
         level = rng.uniform(1.4, 2.0) if name in stars else rng.uniform(0.3, 1.3)
         for year in range(start, end + 1):
-            if rng.random() < 0.12:  # traded during the season
+            if rng.random() < 0.12 and name not in stars:  # traded in mid-season (never the named stars)
                 other = rng.randrange(len(teams))
                 if other != team and teams[other][2] <= year:
                     stints.append((pids[i], year, team, True, level, birth.year, i, 0))

@@ -25,6 +25,7 @@ from prefect_autodata.errors import ConfigError
 from prefect_autodata.ohcache.cache import ArtifactCache
 from prefect_autodata.runtime.fetch import Fetcher
 from prefect_autodata.runtime.policy import FetchPolicy
+from prefect_autodata.sandbox.data import is_generated
 
 
 @pytest.fixture(scope="module")
@@ -114,7 +115,8 @@ def test_mlb_leaderboard_api_from_inline_script(sandbox_url, cache):
 def test_academic_listing_with_detail_sample(sandbox_url, cache):
     ev, _ = _discover(sandbox_url, cache, "Collect all accepted papers of NeurIPS 2017.")
     listing = ev.candidates[0]
-    assert "2017" in listing.final_url and listing.record_count > 600
+    many = 50 if is_generated() else 600  # the generated sample has ~100 papers a year, the real 2017 679
+    assert "2017" in listing.final_url and listing.record_count > many
     details = [
         p for p in ev.candidates if p.found_via == "link" and p.depth == 1 and "Abstract" in p.final_url
     ]
