@@ -18,6 +18,7 @@ ORDER = [
     ("validation.md", "Validation overhead", "benchmarks/validation_overhead.py", r"validation/landing time ratio: [\d.]+"),
     ("prefect.md", "sp500-daily on Prefect", "benchmarks/sp500_daily.py", r"sp500-daily wall: [\d.]+ s \(rate-limit minimum: [\d.]+ s\)"),
     ("squads.md", "Agent squads on the task catalog", "autodata bench", None),
+    ("trust.md", "Trust mutations", "benchmarks/trust_mutations.py", r"mutations caught: \d+/\d+"),
 ]
 
 
