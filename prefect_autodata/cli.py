@@ -125,13 +125,43 @@ def sandbox_tasks(as_json: bool = typer.Option(False, "--json", help="Print the 
 
 def _prefect_defaults() -> None:
     """Before Prefect is imported: no telemetry, time for an ephemeral API to migrate a fresh database,
-    and Prefect's own console lines kept to warnings (our progress says what the tasks do)."""
+    and Prefect's own console lines off (our progress says what the tasks do, a failure is one line;
+    the flow run keeps every log line, tracebacks included, on the API)."""
     import os
 
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
     os.environ.setdefault("DO_NOT_TRACK", "1")
     os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "300")
-    os.environ.setdefault("PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", "WARNING")
+    os.environ.setdefault("PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", "CRITICAL")
+
+
+class _QuietPrefectConsole:
+    """While a command runs its flow: Prefect's console handler off (it was configured before this
+    command's environment could say so, e.g. in a process that imported Prefect earlier)."""
+
+    def __enter__(self) -> _QuietPrefectConsole:
+        import logging
+        import os
+
+        from prefect.logging.handlers import PrefectConsoleHandler
+
+        wanted = os.environ.get("PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", "CRITICAL").upper()
+        loggers = [logging.getLogger()] + [
+            lg for lg in logging.Logger.manager.loggerDict.values() if isinstance(lg, logging.Logger)
+        ]
+        self.saved = [
+            (h, h.level)
+            for lg in loggers
+            for h in lg.handlers
+            if isinstance(h, PrefectConsoleHandler) and wanted == "CRITICAL"
+        ]
+        for h, _ in self.saved:
+            h.setLevel(logging.CRITICAL)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for h, level in self.saved:
+            h.setLevel(level)
 
 
 def _api_label() -> str:
@@ -194,7 +224,7 @@ def run_cmd(
             os.environ[MIRROR_ENV] = server.base_url  # the fetcher maps the real hosts onto it
         try:
             progress("prefect", f"run_collector flow run for {collector.name} on {_api_label()}")
-            with TaskLogForwarder(progress):
+            with TaskLogForwarder(progress), _QuietPrefectConsole():
                 result = run_collector_flow_run(
                     collector, destination_block or db, checks=check_spec, crawler=crawler_block
                 )
@@ -612,7 +642,7 @@ def _collect_flow_run(instruction: str, *, hooks: dict, forwarder, **params):
 
     token = CLI_HOOKS.set(hooks)
     try:
-        with forwarder:
+        with forwarder, _QuietPrefectConsole():
             state = collect_flow(instruction, **params, return_state=True)
     finally:
         CLI_HOOKS.reset(token)
