@@ -76,3 +76,21 @@ def test_the_oracle_scores_one_on_sixty_tasks_of_a_random_seed(capsys):
         if s.f1 != pytest.approx(1.0) or s.row_recall != pytest.approx(1.0):
             failures.append((task.id, task.family, round(s.f1, 4), round(s.row_recall, 4)))
     assert not failures, f"seed {seed}: {failures}"
+
+
+def test_filter_semantics():
+    from datetime import date
+
+    from prefect_autodata.sandbox.zoo.catalog import keeps
+    from prefect_autodata.sandbox.zoo.phrasing import Filter
+
+    assert keeps(Filter("genre", "eq", "Comedy"), {"genre": "comedy"})
+    assert not keeps(Filter("genre", "eq", "Comedy"), {"genre": "Drama"})
+    assert not keeps(Filter("genre", "eq", "Comedy"), {"genre": None})
+    q1 = Filter("date", "range", (date(2023, 1, 1), date(2023, 3, 31)))
+    assert keeps(q1, {"date": date(2023, 3, 31)}) and not keeps(q1, {"date": date(2023, 4, 1)})
+    assert keeps(Filter("year", "ge", 2019), {"year": 2019}) and not keeps(
+        Filter("year", "le", 2018), {"year": 2019}
+    )
+    assert keeps(Filter("team", "in", ["LAL", "BOS"]), {"team": "bos"})
+    assert not keeps(Filter("year", "range", (2003, 2006)), {"year": "n/a"})  # incomparable: not kept
