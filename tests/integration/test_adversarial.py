@@ -519,6 +519,7 @@ def test_bad_spec_and_check_files_are_one_line_exit_2(tmp_path):
     assert "directory" in _one_line_exit_2(["run", str(good), "--checks", str(tmp_path)])
     assert "binary" in _one_line_exit_2(["run", str(good), "--checks", str(binary)])
     assert "not UTF-8" in _one_line_exit_2(["run", str(good), "--checks", str(latin)])
+    assert "directory" in _one_line_exit_2(["collect", "x", "--schema", str(folder), "--no-deploy"])
 
 
 @pytest.mark.parametrize("source", ["file:///etc/passwd", "ftp://127.0.0.1/x", "127.0.0.1/no-scheme"])
