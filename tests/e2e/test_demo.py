@@ -13,8 +13,9 @@ import duckdb
 AUTODATA = str(Path(sys.executable).with_name("autodata"))
 
 
-def test_demo_then_ls(prefect_server, prefect_env, tmp_path):
-    env = {**prefect_env}
+def test_demo_then_ls(prefect_worker, prefect_env, sandbox_url, tmp_path):
+    # the demo's deployment fetches through a sandbox that outlives the command (here: the session's)
+    env = {**prefect_env, "AUTODATA_SANDBOX_URL": sandbox_url}
     proc = subprocess.run(
         [AUTODATA, "demo", "--json"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=400
     )
@@ -42,6 +43,15 @@ def test_demo_then_ls(prefect_server, prefect_env, tmp_path):
         deployment = client.read_deployment_by_name(out["deployment"])
     assert deployment.id.hex == out["deployment_id"].replace("-", "")
     assert deployment.schedules and deployment.work_pool_name == "autodata-process"
+    assert deployment.job_variables["env"]["AUTODATA_MIRROR"] == sandbox_url
+    assert sandbox_url not in str(deployment.parameters)  # the spec names the real hosts
+    assert out["collect_deployment"] == "collect/autodata-collect"
+
+    # what the next scheduled run does: the worker runs the deployment once, and it succeeds
+    from prefect.deployments import run_deployment
+
+    run = run_deployment(out["deployment"], timeout=300)
+    assert run.state.is_completed(), run.state
 
     ls = subprocess.run(
         [AUTODATA, "ls", "--json"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
