@@ -207,16 +207,21 @@ def design_checks(
         checks.append(CompareCheck(left=fga, op=">=", right=fgm, severity="warn"))
     # Scope from the request.
     expected: int | None = None  # rows the request implies (exactly, with named tickers)
-    exact = False
+    exact = ongoing = False
     day = _col(columns, "date")
     if scope.entity == "stock" and day:
         start, end = scope.start_date, scope.end_date
         if scope.dates and len(scope.dates) == 1:
             start = end = scope.dates[0]
         if start and end:
-            end = min(end, today or date.today())
+            now = today or date.today()
+            # A range that reaches today or later is still being filled: the grid ends at the last
+            # completed session (today's bar may not exist yet) and later rows may come.
+            ongoing = end >= now and start < now
+            requested_end = end
+            end = trading_calendar.last_trading_day(now) if ongoing else min(end, now)
         if start and end and start <= end:
-            checks.append(RangeCheck(column=day, min=start, max=end))
+            checks.append(RangeCheck(column=day, min=start, max=requested_end))
             checks.append(WeekdayCheck(column=day))
             sessions = trading_calendar.sessions(start, end)
             closed = trading_calendar.closed_weekdays(start, end)
@@ -261,10 +266,10 @@ def design_checks(
         if stated:
             checks.append(RowCountCheck(name="row_count_stated", min=stated, max=stated))
         elif expected and exact:
-            checks.append(RowCountCheck(min=expected, max=expected))
+            checks.append(RowCountCheck(min=expected, max=None if ongoing else expected))
         elif expected:
             lo_n, hi_n = _row_bounds(expected, tolerance)
-            checks.append(RowCountCheck(min=max(1, lo_n), max=hi_n))
+            checks.append(RowCountCheck(min=max(1, lo_n), max=None if ongoing else hi_n))
         elif scope.expected_rows and not scope.expected_approx:
             checks.append(RowCountCheck(min=scope.expected_rows, max=scope.expected_rows))
         elif scope.expected_rows:

@@ -289,3 +289,18 @@ def test_design_checks_uses_a_listing_total_and_the_plan_size_with_a_tolerance()
     scope = Scope(entity="paper", expected_rows=200, expected_approx=True)
     rc = design_checks(scope, spec, today=TODAY, tolerance=0.1).by_name()["row_count"]
     assert (rc.min, rc.max) == (180, 220)
+
+
+def test_a_range_still_being_filled_ends_at_the_last_completed_session():
+    from prefect_autodata.agents.offline.instruction import parse_instruction
+    from prefect_autodata.agents.validation import design_checks
+
+    plan = parse_instruction("Daily stock prices of AAPL in 2026", today=TODAY)
+    spec = _spec(["Ticker", "Date"], STOCK_FIELDS, {"t": {"values": ["AAPL"]}})
+    by = design_checks(plan, spec, today=TODAY).by_name()  # TODAY is Tuesday 2026-12-01
+    assert by["completeness:TickerxDate"].keys["Date"].end == dt.date(2026, 11, 30)
+    assert by["range:Date"].max == plan.end_date >= TODAY  # the request's own end, not the grid's
+    sessions = len(pd.bdate_range("2026-01-01", "2026-11-30")) - len(
+        by["completeness:TickerxDate"].keys["Date"].exclude
+    )
+    assert by["row_count"].min == sessions and by["row_count"].max is None
