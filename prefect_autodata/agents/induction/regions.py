@@ -26,6 +26,7 @@ from prefect_autodata.agents.induction.matching import Candidate, is_template
 
 _CHROME = {"nav", "header", "footer", "aside", "form", "select", "menu"}
 _LABEL_ATTRS = ("itemprop", "data-field", "data-label", "data-name", "aria-label", "title")
+SAMPLE_ITEMS = 60  # records of a region read to induce its fields (a listing of thousands: a spread sample)
 _WORDY = re.compile(r"^[A-Za-z][A-Za-z_-]{2,30}$")
 
 
@@ -195,8 +196,9 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
     per_path: dict[str, dict[int, tuple[str, Any]]] = {}
     kinds: dict[str, tuple[str, str | None]] = {}  # path -> (what, attr)
     meta: dict[str, Any] = {}
-    n = len(region.items)
-    for idx, item in enumerate(region.items):
+    items = sample_items(region.items)
+    n = len(items)
+    for idx, item in enumerate(items):
         for node in item.iter():
             if not isinstance(node.tag, str) or node.tag in SKIP_TAGS:
                 continue
@@ -274,11 +276,20 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
     return out
 
 
+def sample_items(items: list[Any], k: int = SAMPLE_ITEMS) -> list[Any]:
+    """At most ``k`` records spread over the region (first, last and evenly between)."""
+    if len(items) <= k:
+        return list(items)
+    step = (len(items) - 1) / (k - 1)
+    return [items[round(i * step)] for i in range(k)]
+
+
 def _labelled(region: Region, lab: Any) -> list[Candidate]:
     """Label/value pairs inside records (``<span>By:</span> Jane`` in a card) as labelled candidates."""
-    n = len(region.items)
+    items = sample_items(region.items)
+    n = len(items)
     by_key: dict[str, tuple[lab.Pair, dict[int, str]]] = {}
-    for idx, item in enumerate(region.items):
+    for idx, item in enumerate(items):
         for p in lab.pairs(item, scope=".//"):
             by_key.setdefault(p.key, (p, {}))[1][idx] = p.value
     out = []
