@@ -46,7 +46,10 @@ def settings_for(domain: str, base_url: str) -> LLMSettings:
     return LLMSettings(base_url=base_url, api_key=SecretStr(KEY), model="squad-manager", role_models=roles)
 
 
-@pytest.mark.parametrize("domain", ["finance", "sport", "academic"])
+# the academic script's designed checks expect the real proceedings' size (at least 600 papers)
+@pytest.mark.parametrize(
+    "domain", ["finance", "sport", pytest.param("academic", marks=pytest.mark.requires_real_data)]
+)
 def test_llm_squad_end_to_end(domain, sandbox_url, workspace, monkeypatch):
     monkeypatch.setenv("AUTODATA_SECRET_TIINGO_TOKEN", DEMO_TOKEN)
     instruction, scripts = load_conversation(domain, sandbox_url)
