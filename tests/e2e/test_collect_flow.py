@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+
 import duckdb
 
 from prefect_autodata.flows.collect_flow import collect_flow
@@ -51,13 +53,16 @@ def test_collect_flow_tasks_artifacts_and_deployment(prefect_server, sandbox_url
         deployment = client.read_deployment_by_name(out["deployment"])
     # every agent turn is a task run named after its role
     assert {"plan", "web", "blueprint", "engineering", "test", "validation", "manager"} <= names, names
-    assert {"research-and-develop", "save-collector", "deploy"} <= names
-    assert any(f.name and f.flow_id for f in subflows)  # the first full run is the run_collector subflow
+    assert {"research-and-develop", "deploy"} <= names
+    # the first full run is the run_collector subflow, named after what it runs
+    assert [f.name.rsplit(" ", 1)[0] for f in subflows] == [f"run {out['name']}"]
     keys = {a.key for a in arts if a.key}
     for what in ("plan", "blueprint", "spec", "validation", "agent-usage", "hypergraph"):
         assert f"{out['name']}-{what}" in keys, (what, keys)
     validation = next(a for a in arts if a.key == f"{out['name']}-validation")
     assert "Data Docs" in validation.data and ".html" in validation.data
     hyper = next(a for a in arts if a.key == f"{out['name']}-hypergraph")
-    assert "```mermaid" in hyper.data
+    rows = json.loads(hyper.data)  # a table: one row per message between agents
+    assert rows and {"step", "from", "to", "message"} <= set(rows[0])
+    assert {r["from"] for r in rows} >= {"manager", "plan", "engineering"}
     assert deployment.schedules

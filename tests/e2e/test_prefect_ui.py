@@ -172,3 +172,96 @@ def _flow_run_record(flow_run_id: str) -> str:
     parts = [run.model_dump_json(), deployment.model_dump_json()]
     parts += [log.message for log in logs] + [a.model_dump_json() for a in arts]
     return "\n".join(parts)
+
+
+COLLECT_TASK = get_task("t04-aapl-2024")
+
+
+def _ui_custom_run(base: str, deployment: str, instruction: str, shot: Path) -> str:
+    """Deployments -> the collect deployment -> Run -> Custom run -> instruction -> Submit -> Completed."""
+    from playwright.sync_api import sync_playwright
+
+    from prefect_autodata.runtime.browser import launch_chromium
+
+    with sync_playwright() as pw:
+        browser = launch_chromium(pw)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1400})
+            page.set_default_timeout(60_000)
+            page.goto(f"{base}/v2/", wait_until="networkidle")
+            page.get_by_role("link", name="Deployments").first.click()
+            page.get_by_role("link", name=deployment).first.click()
+            page.wait_for_url(re.compile(r".*/deployments/deployment/.*"))
+            page.get_by_role("button", name="Run").first.click()
+            page.get_by_role("menuitem", name="Custom run").click()
+            page.wait_for_url(re.compile(r".*/run.*"))
+            page.wait_for_load_state("networkidle")
+            field = page.get_by_label(re.compile(r"^instruction", re.I))
+            if not field.count():  # older/newer forms: the first text box of the parameters section
+                field = page.locator("textarea, input[type='text']").first
+            field.first.fill(instruction)
+            page.screenshot(path=str(shot.with_name(shot.stem + "-form.png")), full_page=True)
+            page.get_by_role("button", name="Submit", exact=True).click()
+            # the UI confirms with a toast (and stays on the deployment), or opens the run itself
+            view = page.get_by_role("button", name="View run").first
+            for _ in range(480):
+                if re.search(r"/runs/flow-run/[0-9a-f-]{36}", page.url):
+                    break
+                if view.is_visible():
+                    view.click()
+                    page.wait_for_url(re.compile(r".*/runs/flow-run/[0-9a-f-]{36}.*"))
+                    break
+                page.wait_for_timeout(250)
+            else:
+                raise AssertionError("Submit neither opened the flow run nor offered to view it")
+            flow_run_id = re.search(r"/runs/flow-run/([0-9a-f-]{36})", page.url).group(1)
+            state = page.get_by_text(re.compile(r"^(Completed|Failed|Crashed)$")).first
+            state.wait_for(timeout=600_000)
+            final = state.inner_text()
+            page.screenshot(path=str(shot), full_page=True)
+            assert final == "Completed", f"flow run {flow_run_id} ended {final}"
+            return flow_run_id
+        finally:
+            browser.close()
+
+
+def test_a_new_collection_started_from_the_ui_registers_its_collector(
+    prefect_worker, prefect_env, prefect_server, sandbox_url, tmp_path, artifacts_dir
+):
+    """``autodata deploy-collect``: the UI's Custom run of the collect deployment researches, lands the
+    rows and registers the new collector's run_collector deployment."""
+    ws = tmp_path / "ws"
+    proc = subprocess.run(
+        [AUTODATA, "deploy-collect", "--search-url", sandbox_url, "--mirror", sandbox_url, "--json"],
+        env={**prefect_env, "AUTODATA_WORKSPACE": str(ws)},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = json.loads(proc.stdout)
+    assert out["deployment"] == "collect/autodata-collect"
+    shot = artifacts_dir / "prefect-ui-custom-collect.png"
+    base = prefect_server.removesuffix("/api")
+    flow_run_id = _ui_custom_run(base, "autodata-collect", COLLECT_TASK.instruction, shot)
+    assert shot.is_file()
+    from uuid import UUID
+
+    from prefect import get_client
+
+    with get_client(sync_client=True) as client:
+        run = client.read_flow_run(UUID(flow_run_id))
+        result_name = run.name.removeprefix("collect ")
+        deployment = client.read_deployment_by_name(f"run_collector/{result_name}")
+    assert run.parameters["instruction"] == COLLECT_TASK.instruction
+    assert deployment.parameters["destination"] == str(ws / "autodata.duckdb")
+    assert sandbox_url not in json.dumps(deployment.parameters)  # the collector names the real hosts
+    con = duckdb.connect(str(ws / "autodata.duckdb"), read_only=True)
+    try:
+        (n,) = con.execute(
+            "SELECT count(*) FROM _autodata_runs WHERE collector = ? AND status = 'succeeded'", [result_name]
+        ).fetchall()[0]
+    finally:
+        con.close()
+    assert n == 1
