@@ -22,7 +22,7 @@ uv:
 	fi
 
 sync: uv
-	@$(UV) sync --frozen --all-groups -q
+	@$(UV) sync --frozen --all-groups --all-extras -q
 
 demo: setup
 	@$(UV) run --frozen autodata demo

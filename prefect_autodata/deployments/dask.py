@@ -143,7 +143,12 @@ def run_fanout(
     checks: dict | None = None,
 ) -> dict:
     """Run a collector with its fetches fanned out on a local Dask cluster (``workers`` processes)."""
-    from prefect_dask import DaskTaskRunner
+    try:
+        from prefect_dask import DaskTaskRunner
+    except ImportError as exc:  # an optional extra
+        raise ConfigError(
+            "the Dask runner needs the 'dask' extra: pip install 'prefect-autodata[dask]'"
+        ) from exc
 
     runner = DaskTaskRunner(cluster_kwargs={"n_workers": workers, "threads_per_worker": 2, "processes": True})
     flow_fn = run_collector_dask.with_options(task_runner=runner)
