@@ -137,6 +137,7 @@ def plan_deployment(
     timezone: str | None = None,
     destination: str | None = None,
     today: Any = None,
+    reopen_past: bool = False,
 ) -> DeploymentPlan:
     """Decide the deployment: parameters (spec reference, destination, checks), schedule, pool.
 
@@ -144,7 +145,9 @@ def plan_deployment(
     scheduled spec with a fixed date range is opened (``deployments.incremental``); one whose range
     ended in the past is not scheduled from an instruction's cadence, and scheduled with a warning
     when ``schedule`` asks for it explicitly. ``destination``: a DuckDB path or a
-    DuckDBDestination block name (default: the workspace database). ``mirror`` (demo, tests): a
+    DuckDBDestination block name (default: the workspace database). ``reopen_past``: the spec's range
+    was the agents' default (the request named no time scope), so it is opened even when long past.
+    ``mirror`` (demo, tests): a
     mirror base URL kept as the ``AUTODATA_MIRROR`` job variable; the spec keeps the real hosts.
     """
     from prefect_autodata.deployments.incremental import open_ended
@@ -165,7 +168,7 @@ def plan_deployment(
     warnings: list[str] = []
     incremental = spec.incremental is not None
     if sched is not None:
-        opened = open_ended(spec, today)
+        opened = open_ended(spec, today, reopen_past=reopen_past)
         if opened.closed_past and not schedule:
             warnings.append(f"not scheduled: {opened.note}")  # the cadence came from the instruction
             sched = None
@@ -358,6 +361,7 @@ def deploy_collector(
     today: Any = None,
     name: str | None = None,
     notify_block: str | None = None,
+    reopen_past: bool = False,
 ) -> DeployResult:
     """Write the deployment into the workspace's prefect.yaml and register it with Prefect.
 
@@ -378,6 +382,7 @@ def deploy_collector(
         destination=destination,
         today=today,
         name=name,
+        reopen_past=reopen_past,
     )
     dockerfile = None
     if docker:

@@ -10,6 +10,7 @@ deployment is not scheduled (the caller warns). Nothing here knows a site: it re
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date
 
@@ -39,15 +40,48 @@ def _date_params(source, today: date) -> dict[str, date]:
     return out
 
 
-def open_ended(spec: CollectorSpec, today: date | None = None) -> Opened:
-    """The spec a schedule should run (see the module docstring). Unchanged when there is no date range."""
+_ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def lift_literal_dates(spec: CollectorSpec) -> CollectorSpec:
+    """Two literal ISO dates in a source's query (``startDate: '2024-01-02'``) become date parameters
+    (``{start}``/``{end}``), so the range can be opened like a declared one. Otherwise unchanged."""
+    data = spec.model_dump(mode="json", exclude_none=True)
+    changed = False
+    for s in data["sources"]:
+        query = (s.get("request") or {}).get("params") or {}
+        params = s.setdefault("params", {})
+        literal = {k: v for k, v in query.items() if isinstance(v, str) and _ISO.match(v)}
+        declared = [k for k, p in params.items() if p.get("date") is not None]
+        if len(literal) != 2 or declared:
+            continue
+        (k1, v1), (k2, v2) = sorted(literal.items(), key=lambda kv: kv[1])
+        names = ("start", "end") if not {"start", "end"} & set(params) else ("range_start", "range_end")
+        for (key, value), pname in zip(((k1, v1), (k2, v2)), names, strict=True):
+            query[key] = "{" + pname + "}"
+            params[pname] = {"date": value}
+        changed = True
+    return CollectorSpec.model_validate(data) if changed else spec
+
+
+def open_ended(spec: CollectorSpec, today: date | None = None, *, reopen_past: bool = False) -> Opened:
+    """The spec a schedule should run (see the module docstring). Unchanged when there is no date range.
+
+    ``reopen_past``: the range was the writer's default, not the user's (the request named no time
+    scope), so even a range that ended long ago is opened up to today.
+    """
     today = today or date.today()
+    lifted = lift_literal_dates(spec)
+    if lifted is not spec:
+        spec = lifted
     if spec.incremental is not None:
         inc = spec.incremental
         source = next((s for s in spec.sources if inc.param in s.params), None)
         end = inc.end_param and source is not None and _date_params(source, today).get(inc.end_param)
         if end and end < today and not _relative(source.params[inc.end_param].date):
-            return _reopen(spec, source, inc.param, inc.end_param, inc.cursor, inc.partition_by, today)
+            return _reopen(
+                spec, source, inc.param, inc.end_param, inc.cursor, inc.partition_by, today, reopen_past
+            )
         return Opened(spec, incremental=True, note="incremental on " + inc.cursor)
     date_cols = [c.name for c in spec.output_columns() if c.type == "date"]
     for source in spec.sources:
@@ -60,7 +94,7 @@ def open_ended(spec: CollectorSpec, today: date | None = None) -> Opened:
         partition = _partition(source, exclude={start_p, end_p})
         if partition is False:
             return Opened(spec, incremental=False, note="several requests without a partition column")
-        return _reopen(spec, source, start_p, end_p, date_cols[0], partition or None, today)
+        return _reopen(spec, source, start_p, end_p, date_cols[0], partition or None, today, reopen_past)
     return Opened(spec, incremental=False)
 
 
@@ -83,13 +117,16 @@ def _partition(source, exclude: set[str]) -> str | None | bool:
     return False
 
 
-def _reopen(spec, source, start_p, end_p, cursor, partition, today: date) -> Opened:
+def _reopen(
+    spec, source, start_p, end_p, cursor, partition, today: date, reopen_past: bool = False
+) -> Opened:
     """End -> today, incremental on the date column; a range that ended before ``today`` stays closed."""
     from prefect_autodata.runtime.templates import resolve_date
 
     end = resolve_date(source.params[end_p].date, today)
     data = spec.model_dump(mode="json", exclude_none=True)
-    if end < today and not _relative(source.params[end_p].date) and _ended_long_ago(end, today):
+    past = end < today and not _relative(source.params[end_p].date) and _ended_long_ago(end, today)
+    if past and not reopen_past:
         return Opened(
             spec,
             incremental=False,

@@ -320,6 +320,7 @@ def collect(
             destination=destination or (str(db) if db else None),
             today=today,
             deployer=deployer,
+            reopen_past=getattr(squads.plan, "time_scope", "unknown") is None,
         )
     say("collect", f"{run.status}: {run.rows_landed} rows in {run.table}")
     status: CollectStatus = run.status if run.status in ("succeeded", "failed_checks") else "failed"  # type: ignore[assignment]
@@ -386,6 +387,7 @@ def _deploy(
     destination: str | None = None,
     today: date | None = None,
     deployer: Callable[..., Any] | None = None,
+    reopen_past: bool = False,
 ) -> Any:
     """Register the spec as a scheduled deployment (``schedule``, else the cadence in the instruction).
 
@@ -406,6 +408,7 @@ def _deploy(
             timezone=timezone,
             destination=destination,
             today=today,
+            reopen_past=reopen_past,
         )
     except AutoDataError as exc:
         warnings.append(f"deployment failed: {exc}")

@@ -35,6 +35,25 @@ def test_open_ended_reads_the_spec_shape():
     assert (inc.cursor, inc.param, inc.end_param, inc.partition_by) == ("Date", "start", "end", "ticker")
     assert opened.spec.sources[0].params["end"].date == "today"
     assert open_ended(spec, date(2025, 3, 1)).closed_past  # 2024 ended long before that day
+    # the range was the agents' default (the request named no time scope): opened all the same
+    assert open_ended(spec, date(2025, 3, 1), reopen_past=True).incremental
+
+
+def test_literal_dates_in_the_query_are_opened_too():
+    """What the engineering agent writes for "every weekday after market close" with no range named:
+    fixed dates straight in the query string."""
+    data = _fixed_range_spec().model_dump(mode="json", exclude_none=True)
+    src = data["sources"][0]
+    src["request"]["params"].update(startDate="2024-01-02", endDate="2024-12-31")
+    del src["params"]["start"], src["params"]["end"]
+    spec = CollectorSpec.model_validate(data)
+    closed = open_ended(spec, date(2026, 12, 1))
+    assert closed.closed_past and not closed.incremental
+    opened = open_ended(spec, date(2026, 12, 1), reopen_past=True)
+    query, params = opened.spec.sources[0].request.params, opened.spec.sources[0].params
+    assert (query["startDate"], query["endDate"]) == ("{start}", "{end}")
+    assert (params["start"].date, params["end"].date) == ("2024-01-02", "today")
+    assert opened.spec.incremental.partition_by == "ticker"
 
 
 def test_scheduled_deployment_on_two_days_fetches_only_the_new_day(workspace, sandbox_url, monkeypatch):
