@@ -14,6 +14,7 @@ from __future__ import annotations
 import calendar
 import re
 import unicodedata
+from dataclasses import replace
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
@@ -959,7 +960,7 @@ def parse_request(
         req.entity = EntityName(singular=kind.singular, plural=kind.plural)
         if not kind.location_filters:
             req.filters = [f for f in req.filters if f.field != "location"]
-        kind.refine(req, ctx)
+        _refine_never_required(kind, req, ctx)
 
     req.fields = _choose_fields(req, kind, fields, schema, said_fields)
     if req.entity is None and not req.unresolved:
@@ -976,6 +977,39 @@ def parse_request(
                 rows=int(m.group(1)), basis=f"{req.coverage} requested (at most)"
             )
     return req
+
+
+def _refine_never_required(kind: Any, req: Request, ctx: Context) -> None:
+    """Let ``kind`` refine ``req`` without making the plan gate stricter than for an unknown kind.
+
+    A kind may ask for its subject (which team, which ticker) when no source is named; but an unknown
+    kind with no source is searched for, so a known kind must be too (issue #12: unresolved only when no
+    entity or no source can be identified). When the kind's questions vanish once a source is assumed,
+    the web agent searches and collects what the source lists; the question becomes an assumption.
+    """
+    if ctx.has_source:
+        kind.refine(req, ctx)
+        return
+    trial = req.model_copy(deep=True)
+    kind.refine(trial, ctx)
+    if trial.is_resolved:
+        _adopt(req, trial)
+        return
+    sourced = req.model_copy(deep=True)
+    kind.refine(sourced, replace(ctx, has_source=True))
+    if not sourced.is_resolved:
+        _adopt(req, trial)
+        return
+    asked = "; ".join(trial.unresolved)
+    sourced.assumptions.insert(
+        0, f"no subject named ({asked}): the web agent searches for the source and collects what it lists"
+    )
+    _adopt(req, sourced)
+
+
+def _adopt(req: Request, refined: Request) -> None:
+    for name in type(req).model_fields:
+        setattr(req, name, getattr(refined, name))
 
 
 def _plural(word: str) -> str:
