@@ -72,7 +72,7 @@ def _in_chrome(node: Any) -> bool:
     return node.tag in _CHROME or any(a.tag in _CHROME for a in node.iterancestors())
 
 
-def find_regions(root: Any, *, min_items: int = 3) -> list[Region]:
+def find_regions(root: Any, *, min_items: int = 3, max_regions: int = 8) -> list[Region]:
     """Candidate record regions of a page, best first (largest, most varied, outside page chrome)."""
     body = root.find("body") if root.find("body") is not None else root
     out: list[Region] = []
@@ -103,16 +103,20 @@ def find_regions(root: Any, *, min_items: int = 3) -> list[Region]:
         score = len(items) * variety * min(avg_len, 200) ** 0.5 * (1 + min(richness, 12) / 4)
         if _in_chrome(parent):
             score *= 0.2
-        xp = records_xpath(parent, items)
-        if xp is None:
-            continue
-        out.append(Region(parent=parent, items=items, records_xpath=xp, score=round(score, 2)))
+        out.append(Region(parent=parent, items=items, records_xpath="", score=round(score, 2)))
     out.sort(key=lambda r: -r.score)
     # A region nested inside a better one (the cards' inner lists) is not another listing.
     kept: list[Region] = []
     for r in out:
-        if any(r.parent in set(k.parent.iterdescendants()) and r.count <= k.count for k in kept):
+        if len(kept) >= max_regions:
+            break
+        ancestors = set(r.parent.iterancestors())
+        if any(k.parent in ancestors and r.count <= k.count for k in kept):
             continue
+        xp = records_xpath(r.parent, r.items)  # only for the regions kept: it evaluates XPaths
+        if xp is None:
+            continue
+        r.records_xpath = xp
         kept.append(r)
     return kept
 
