@@ -87,10 +87,14 @@ def judge(case: dict[str, Any], today: date) -> dict[str, bool]:
 
 
 def score(split: str) -> dict[str, Any]:
-    today, cases = load(split)
+    """One split ("dev", "heldout", "heldout2") or "all" of them together."""
+    pairs = [(today, c) for s in SPLITS for today, cs in [load(s)] for c in cs] if split == "all" else []
+    if split != "all":
+        today, cs = load(split)
+        pairs = [(today, c) for c in cs]
     per: dict[str, list[dict[str, bool]]] = defaultdict(list)
     misses: list[dict[str, Any]] = []
-    for c in cases:
+    for today, c in pairs:
         j = judge(c, today)
         per[c["kind"]].append(j)
         bad = [k for k in ("entity", "fields", "filters_time", "resolved_with_source") if not j[k]]
@@ -119,11 +123,11 @@ def score(split: str) -> dict[str, Any]:
 
 
 def _fmt(x: float | None) -> str:
-    return "-" if x is None else f"{100 * x:.0f}%"
+    return "-" if x is None else f"{100 * x:.1f}%"
 
 
 def main() -> None:
-    results = [score(s) for s in SPLITS]
+    results = [score(s) for s in (*SPLITS, "all")]
     if "--json" in sys.argv:
         print(json.dumps(results, indent=1))
         return
@@ -140,7 +144,7 @@ def main() -> None:
             print(
                 f"| {k} | {a['n']} | {_fmt(a['entity'])} | {_fmt(a['fields'])} | {_fmt(a['filters_time'])} |"
             )
-        for m in res["misses"]:
+        for m in res["misses"] if res["split"] != "all" else []:
             print(f"- miss ({', '.join(m['wrong'])}): {m['text']}")
         print()
 
