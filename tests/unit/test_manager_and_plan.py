@@ -88,8 +88,9 @@ def test_manager_finishes_on_success_and_says_why():
 
 
 def test_manager_stops_an_unresolvable_plan_naming_what_is_missing():
-    msg = decide(inbox(plan_message(make_plan("Collect the daily stock data"))), ManagerPolicy())
-    assert stop_reason_of(msg) == "unresolvable" and "ticker" in msg.reason
+    # A kind lacking its subject is searched for (plan gate); two kinds at once is truly unresolvable.
+    msg = decide(inbox(plan_message(make_plan("MLB statistics of the Yankees in 2020"))), ManagerPolicy())
+    assert stop_reason_of(msg) == "unresolvable" and "hitting or pitching" in msg.reason
 
 
 def test_manager_stops_when_no_source_answers():
@@ -115,8 +116,8 @@ def test_plan_message_carries_schema_scope_and_missing():
     assert [f.name for f in msg.target_schema] == ["Date", "Close"]
     assert [f.type for f in msg.target_schema] == ["date", "number"]
     assert "AAPL" in msg.scope and "2024-01-01..2024-12-31" in msg.scope
-    with pytest.raises(Unresolvable, match="no stock ticker"):
-        require_resolved(make_plan("Collect the daily stock data in 2024"))
+    with pytest.raises(Unresolvable, match="before it starts"):
+        require_resolved(make_plan("stock prices of MSFT from 2020 to 2018"))
 
 
 def test_fields_parsing_and_schema_files(tmp_path):
