@@ -12,6 +12,7 @@ import yaml
 from pydantic import BaseModel
 
 from prefect_autodata.errors import AutoDataError, ConfigError
+from prefect_autodata.runtime.columns import RUNS_TABLE
 from prefect_autodata.workspace import Workspace
 
 
@@ -66,13 +67,13 @@ def _runs(db: Path) -> tuple[dict[str, tuple], dict[str, int]]:
         raise AutoDataError(f"cannot read {db}: {str(exc).splitlines()[0]}") from exc
     try:
         tables = {r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()}
-        if "_autodata_runs" not in tables:
+        if RUNS_TABLE not in tables:
             return {}, {}
         latest = con.execute(
             "SELECT collector, run_id, coalesce(ended_at, started_at), status, error, table_name "
-            "FROM _autodata_runs QUALIFY row_number() OVER (PARTITION BY collector ORDER BY started_at DESC) = 1"
+            f"FROM {RUNS_TABLE} QUALIFY row_number() OVER (PARTITION BY collector ORDER BY started_at DESC) = 1"
         ).fetchall()
-        counts = dict(con.execute("SELECT collector, count(*) FROM _autodata_runs GROUP BY 1").fetchall())
+        counts = dict(con.execute(f"SELECT collector, count(*) FROM {RUNS_TABLE} GROUP BY 1").fetchall())
         sizes = {}
         for row in latest:
             if row[5] in tables:

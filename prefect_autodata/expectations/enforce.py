@@ -31,10 +31,11 @@ from prefect_autodata.expectations.custom import (
 )
 from prefect_autodata.expectations.results import CheckResult
 from prefect_autodata.expectations.spec import CheckSpec
+from prefect_autodata.runtime.columns import FAILED_CHECKS
 from prefect_autodata.workspace import Workspace
 
 Status = Literal["passed", "warned", "quarantined", "failed"]
-FAILED_CHECKS_COLUMN = "_autodata_failed_checks"
+FAILED_CHECKS_COLUMN = FAILED_CHECKS
 #: from this many rows on, ``enforce`` runs the two engines concurrently by default
 PARALLEL_MIN_ROWS = 100_000
 __all__ = ["EnforcementResult", "enforce", "profile", "FAILED_CHECKS_COLUMN", "PARALLEL_MIN_ROWS"]

@@ -17,11 +17,18 @@ import duckdb
 import pandas as pd
 
 from prefect_autodata.errors import TerminalError
-from prefect_autodata.runtime.runner import DUCKDB_TYPES, LINEAGE_AT, LINEAGE_URL
+from prefect_autodata.runtime.columns import (
+    BATCH_VIEW,
+    DUCKDB_TYPES,
+    LINEAGE_COLUMNS,
+    ORDINAL,
+    QUARANTINE_VIEW,
+    RUN_ID,
+    STAGE_TABLE,
+    quarantine_table,
+)
+from prefect_autodata.runtime.columns import SOURCE_URL as LINEAGE_URL
 from prefect_autodata.runtime.spec import CollectorSpec
-
-RUN_ID = "_autodata_run_id"
-LINEAGE_COLUMNS = {RUN_ID: "VARCHAR", LINEAGE_URL: "VARCHAR", LINEAGE_AT: "TIMESTAMPTZ"}
 
 
 class LandingError(TerminalError):
@@ -161,15 +168,15 @@ def land_frame(
     for c in df.columns:  # secrets by value: no stored value carries a credential we resolved or sent
         df[c] = redact_column(df[c]) if c == LINEAGE_URL else redact_data_column(df[c])
     df[RUN_ID] = run_id
-    df["_autodata_ord"] = range(len(df))
-    con.register("_autodata_batch", df)
+    df[ORDINAL] = range(len(df))
+    con.register(BATCH_VIEW, df)
     try:
         for c, t in target.items():
             t_decl = declared[c]
             if not _same_type(t, t_decl):
                 # a conflict lands only if every value survives the round trip; else the run fails
                 lost = con.execute(
-                    f"SELECT count(*) FROM (SELECT CAST({q(c)} AS {t_decl}) AS v FROM _autodata_batch) "
+                    f"SELECT count(*) FROM (SELECT CAST({q(c)} AS {t_decl}) AS v FROM {BATCH_VIEW}) "
                     f"WHERE v IS NOT NULL AND (TRY_CAST(v AS {t}) IS NULL OR CAST(TRY_CAST(v AS {t}) AS {t_decl}) <> v)"
                 ).fetchall()[0][0]
                 if lost:
@@ -183,8 +190,8 @@ def land_frame(
         if stats.duplicate_rows and on_duplicate_keys == "fail":
             raise LandingError(stats.warnings()[-1] + "; policy fail: nothing landed")
         con.execute(
-            f"CREATE OR REPLACE TEMP TABLE _autodata_stage AS SELECT {select} FROM _autodata_batch "
-            f"QUALIFY row_number() OVER (PARTITION BY {', '.join(pk)} ORDER BY _autodata_ord DESC) = 1"
+            f"CREATE OR REPLACE TEMP TABLE {STAGE_TABLE} AS SELECT {select} FROM {BATCH_VIEW} "
+            f"QUALIFY row_number() OVER (PARTITION BY {', '.join(pk)} ORDER BY {ORDINAL} DESC) = 1"
         )
         on = " AND ".join(f"{q(table)}.{k} IS NOT DISTINCT FROM s.{k}" for k in pk)
         keep = [
@@ -197,13 +204,13 @@ def land_frame(
             and bool(df[c].isna().any())  # a column without nulls cannot overwrite anything
         ]
         _keep_stored_values(con, table, keep, on, stats)
-        con.execute(f"DELETE FROM {q(table)} USING _autodata_stage s WHERE {on}")
+        con.execute(f"DELETE FROM {q(table)} USING {STAGE_TABLE} s WHERE {on}")
         cols = ", ".join(q(c) for c in target if c in df.columns)
-        con.execute(f"INSERT INTO {q(table)} ({cols}) SELECT {cols} FROM _autodata_stage")
-        stats.rows_landed = con.execute("SELECT count(*) FROM _autodata_stage").fetchall()[0][0]
-        con.execute("DROP TABLE _autodata_stage")
+        con.execute(f"INSERT INTO {q(table)} ({cols}) SELECT {cols} FROM {STAGE_TABLE}")
+        stats.rows_landed = con.execute(f"SELECT count(*) FROM {STAGE_TABLE}").fetchall()[0][0]
+        con.execute(f"DROP TABLE {STAGE_TABLE}")
     finally:
-        con.unregister("_autodata_batch")
+        con.unregister(BATCH_VIEW)
     if quarantined is not None and len(quarantined):
         _land_quarantine(con, table, quarantined, run_id)
         stats.rows_quarantined = len(quarantined)
@@ -215,13 +222,11 @@ def land_frame(
 def _count_duplicates(con: duckdb.DuckDBPyConnection, spec: CollectorSpec, stats: LandingStats) -> None:
     """How many batch rows repeat a primary key, with up to five example keys."""
     pk = ", ".join(q(k) for k in spec.primary_key)
-    distinct = con.execute(f"SELECT count(*) FROM (SELECT DISTINCT {pk} FROM _autodata_batch)").fetchall()[0][
-        0
-    ]
-    if distinct == con.execute("SELECT count(*) FROM _autodata_batch").fetchall()[0][0]:
+    distinct = con.execute(f"SELECT count(*) FROM (SELECT DISTINCT {pk} FROM {BATCH_VIEW})").fetchall()[0][0]
+    if distinct == con.execute(f"SELECT count(*) FROM {BATCH_VIEW}").fetchall()[0][0]:
         return
     rows = con.execute(
-        f"SELECT {pk}, count(*) AS n FROM _autodata_batch GROUP BY ALL HAVING count(*) > 1 ORDER BY n DESC"
+        f"SELECT {pk}, count(*) AS n FROM {BATCH_VIEW} GROUP BY ALL HAVING count(*) > 1 ORDER BY n DESC"
     ).fetchall()
     stats.duplicate_rows = int(sum(r[-1] - 1 for r in rows))
     stats.duplicate_examples = [[str(v) for v in r[:-1]] for r in rows[:5]]
@@ -242,19 +247,19 @@ def _keep_stored_values(
         + ", ".join(
             f"count(*) FILTER (WHERE s.{q(c)} IS NULL AND {q(table)}.{q(c)} IS NOT NULL)" for c in columns
         )
-        + f" FROM _autodata_stage s JOIN {q(table)} ON {on}"
+        + f" FROM {STAGE_TABLE} s JOIN {q(table)} ON {on}"
     ).fetchall()[0]
     kept = {c: int(n) for c, n in zip(columns, counts, strict=True) if n}
     if not kept:
         return
     sets = ", ".join(f"{q(c)} = coalesce(s.{q(c)}, {q(table)}.{q(c)})" for c in kept)
-    con.execute(f"UPDATE _autodata_stage AS s SET {sets} FROM {q(table)} WHERE {on}")
+    con.execute(f"UPDATE {STAGE_TABLE} AS s SET {sets} FROM {q(table)} WHERE {on}")
     stats.nulls_kept = kept
 
 
 def _land_quarantine(con: duckdb.DuckDBPyConnection, table: str, df: pd.DataFrame, run_id: str) -> None:
     """Rows that failed checks go to ``<table>__quarantine`` as text, with the reasons (append-only)."""
-    qt = f"{table}__quarantine"
+    qt = quarantine_table(table)
     data = df.copy()
     data[RUN_ID] = run_id
     data = data.astype(object).where(data.notna(), None)
@@ -270,12 +275,12 @@ def _land_quarantine(con: duckdb.DuckDBPyConnection, table: str, df: pd.DataFram
         for c in data.columns:
             if c not in existing:
                 con.execute(f"ALTER TABLE {q(qt)} ADD COLUMN {q(c)} VARCHAR")
-    con.register("_autodata_quarantine", data)
+    con.register(QUARANTINE_VIEW, data)
     try:
         cols = ", ".join(q(c) for c in data.columns)
-        con.execute(f"INSERT INTO {q(qt)} ({cols}) SELECT {cols} FROM _autodata_quarantine")
+        con.execute(f"INSERT INTO {q(qt)} ({cols}) SELECT {cols} FROM {QUARANTINE_VIEW}")
     finally:
-        con.unregister("_autodata_quarantine")
+        con.unregister(QUARANTINE_VIEW)
 
 
 # -- one run's transactions --------------------------------------------------------------------------------

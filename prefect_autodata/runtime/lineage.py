@@ -19,8 +19,16 @@ from typing import Any
 import duckdb
 import pandas as pd
 
-RUNS_DDL = """
-CREATE TABLE IF NOT EXISTS _autodata_runs (
+from prefect_autodata.runtime.columns import (
+    CHECKS_TABLE,
+    PROFILES_TABLE,
+    RUNS_TABLE,
+    SOURCES_TABLE,
+    SOURCES_VIEW,
+)
+
+RUNS_DDL = f"""
+CREATE TABLE IF NOT EXISTS {RUNS_TABLE} (
     run_id VARCHAR NOT NULL,
     collector VARCHAR NOT NULL,
     table_name VARCHAR,
@@ -41,8 +49,8 @@ CREATE TABLE IF NOT EXISTS _autodata_runs (
     host VARCHAR
 )"""
 
-SOURCES_DDL = """
-CREATE TABLE IF NOT EXISTS _autodata_sources (
+SOURCES_DDL = f"""
+CREATE TABLE IF NOT EXISTS {SOURCES_TABLE} (
     run_id VARCHAR NOT NULL,
     url VARCHAR,
     http_status INTEGER,
@@ -54,8 +62,8 @@ CREATE TABLE IF NOT EXISTS _autodata_sources (
     error VARCHAR
 )"""
 
-CHECKS_DDL = """
-CREATE TABLE IF NOT EXISTS _autodata_checks (
+CHECKS_DDL = f"""
+CREATE TABLE IF NOT EXISTS {CHECKS_TABLE} (
     run_id VARCHAR NOT NULL,
     "check" VARCHAR,
     engine VARCHAR,
@@ -65,8 +73,8 @@ CREATE TABLE IF NOT EXISTS _autodata_checks (
 )"""
 
 
-PROFILES_DDL = """
-CREATE TABLE IF NOT EXISTS _autodata_profiles (
+PROFILES_DDL = f"""
+CREATE TABLE IF NOT EXISTS {PROFILES_TABLE} (
     run_id VARCHAR NOT NULL,
     collector VARCHAR NOT NULL,
     created_at TIMESTAMPTZ,
@@ -82,7 +90,7 @@ def ensure_tables(con: duckdb.DuckDBPyConnection) -> None:
 def write_profile(con: duckdb.DuckDBPyConnection, run_id: str, collector: str, profile: dict) -> None:
     """The landed batch's profile: the next run's drift checks compare against it."""
     con.execute(
-        "INSERT INTO _autodata_profiles VALUES (?, ?, ?, ?)",
+        f"INSERT INTO {PROFILES_TABLE} VALUES (?, ?, ?, ?)",
         [run_id, collector, datetime.now(UTC), json.dumps(profile, default=str)],
     )
 
@@ -91,7 +99,7 @@ def last_profile(con: duckdb.DuckDBPyConnection, collector: str) -> dict | None:
     """Profile of the collector's latest succeeded run (None before one exists)."""
     ensure_tables(con)
     rows = con.execute(
-        "SELECT p.profile FROM _autodata_profiles p JOIN _autodata_runs r USING (run_id) "
+        f"SELECT p.profile FROM {PROFILES_TABLE} p JOIN {RUNS_TABLE} r USING (run_id) "
         "WHERE p.collector = ? AND r.status = 'succeeded' ORDER BY r.ended_at DESC LIMIT 1",
         [collector],
     ).fetchall()
@@ -113,13 +121,13 @@ def _pid_alive(pid: int | None) -> bool:
 def mark_aborted(con: duckdb.DuckDBPyConnection, collector: str) -> int:
     """Runs left ``running`` by a process that no longer exists become ``aborted``."""
     rows = con.execute(
-        "SELECT run_id, pid, host FROM _autodata_runs WHERE collector = ? AND status = 'running'", [collector]
+        f"SELECT run_id, pid, host FROM {RUNS_TABLE} WHERE collector = ? AND status = 'running'", [collector]
     ).fetchall()
     here = socket.gethostname()
     dead = [r[0] for r in rows if r[2] != here or not _pid_alive(r[1]) or r[1] == os.getpid()]
     for run_id in dead:
         con.execute(
-            "UPDATE _autodata_runs SET status = 'aborted', ended_at = ?, "
+            f"UPDATE {RUNS_TABLE} SET status = 'aborted', ended_at = ?, "
             "error = coalesce(error, 'process ended before the run finished') WHERE run_id = ?",
             [datetime.now(UTC), run_id],
         )
@@ -158,7 +166,7 @@ def apply_pending(con: duckdb.DuckDBPyConnection, db_path: str) -> int:
         except (OSError, ValueError):
             continue
         con.execute(
-            "UPDATE _autodata_runs SET status = 'failed', ended_at = ?, error = ?, requests = ?, rows_fetched = ? "
+            f"UPDATE {RUNS_TABLE} SET status = 'failed', ended_at = ?, error = ?, requests = ?, rows_fetched = ? "
             "WHERE run_id = ? AND status = 'running'",
             [datetime.fromisoformat(rec["ended_at"]), rec.get("error"), rec.get("requests") or 0,
              rec.get("rows_fetched") or 0, rec["run_id"]],
@@ -179,7 +187,7 @@ def start_run(
     started_at: datetime,
 ) -> None:
     con.execute(
-        "INSERT INTO _autodata_runs (run_id, collector, table_name, spec_hash, flow_run_id, started_at, status, "
+        f"INSERT INTO {RUNS_TABLE} (run_id, collector, table_name, spec_hash, flow_run_id, started_at, status, "
         "pid, host) VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?)",
         [run_id, collector, table, spec_hash, flow_run_id, started_at, os.getpid(), socket.gethostname()],
     )
@@ -205,7 +213,7 @@ def finish_run(
     error = redact_text(error) if error else error  # secrets by value
     warnings = [redact_text(str(w)) for w in warnings]
     con.execute(
-        "UPDATE _autodata_runs SET status = ?, ended_at = ?, rows_fetched = ?, rows_landed = ?, rows_rejected = ?, "
+        f"UPDATE {RUNS_TABLE} SET status = ?, ended_at = ?, rows_fetched = ?, rows_landed = ?, rows_rejected = ?, "
         "rows_quarantined = ?, requests = ?, cursor_value = ?, error = ?, warnings = ? WHERE run_id = ?",
         [
             status,
@@ -252,18 +260,18 @@ def write_sources(con: duckdb.DuckDBPyConnection, run_id: str, sources: list[Any
             "error": [redact_text(s.error) if s.error else s.error for s in sources],
         }
     )
-    con.register("_autodata_sources_df", df)
+    con.register(SOURCES_VIEW, df)
     try:
-        con.execute("INSERT INTO _autodata_sources SELECT * FROM _autodata_sources_df")
+        con.execute(f"INSERT INTO {SOURCES_TABLE} SELECT * FROM {SOURCES_VIEW}")
     finally:
-        con.unregister("_autodata_sources_df")
+        con.unregister(SOURCES_VIEW)
 
 
 def write_checks(con: duckdb.DuckDBPyConnection, run_id: str, results: list[dict]) -> None:
     for r in results:
         observed = r.get("observed")
         con.execute(
-            "INSERT INTO _autodata_checks VALUES (?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO {CHECKS_TABLE} VALUES (?, ?, ?, ?, ?, ?)",
             [
                 run_id,
                 str(r.get("check")),

@@ -20,6 +20,9 @@ from pydantic import BaseModel, Field
 
 from prefect_autodata.errors import ConfigError, FetchError, NoRecordsError, TerminalError, TransientError
 from prefect_autodata.runtime import templates
+from prefect_autodata.runtime.columns import DUCKDB_TYPES  # noqa: F401 - re-exported (older imports)
+from prefect_autodata.runtime.columns import FETCHED_AT as LINEAGE_AT
+from prefect_autodata.runtime.columns import SOURCE_URL as LINEAGE_URL
 from prefect_autodata.runtime.extract import (
     Document,
     extract_field,
@@ -31,8 +34,6 @@ from prefect_autodata.runtime.extract import (
 from prefect_autodata.runtime.pagination import PageRequest, Paginator
 from prefect_autodata.runtime.spec import CollectorSpec, ColumnSpec, Source
 
-LINEAGE_URL = "_autodata_source_url"
-LINEAGE_AT = "_autodata_fetched_at"
 _EXPECT = {"json": "json", "csv": "csv", "html": "html", "crawl": "html"}
 
 
@@ -596,16 +597,6 @@ def _run_crawl(ctx: _Ctx, source: Source, combos: list[dict], out: SourceOutput)
 
 
 # -- typing ------------------------------------------------------------------------------------------------
-
-DUCKDB_TYPES = {
-    "string": "VARCHAR",
-    "integer": "BIGINT",
-    "float": "DOUBLE",
-    "boolean": "BOOLEAN",
-    "date": "DATE",
-    "timestamp": "TIMESTAMPTZ",
-    "json": "JSON",
-}
 
 
 @dataclass

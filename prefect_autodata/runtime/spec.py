@@ -36,6 +36,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from prefect_autodata.errors import ConfigError
+from prefect_autodata.runtime.columns import is_system_name
 from prefect_autodata.runtime.policy import CrawlPolicy, FetchPolicy
 
 SPEC_VERSION = 1
@@ -203,7 +204,7 @@ class FieldRule(Selector):
     @field_validator("name")
     @classmethod
     def _name(cls, v: str) -> str:
-        if not _IDENT.match(v) or v.startswith("_autodata"):
+        if not _IDENT.match(v) or is_system_name(v):
             raise ValueError(
                 f"field name {v!r} must be letters, digits, '_' or spaces (at most 63), not starting _autodata"
             )
