@@ -60,3 +60,10 @@ def test_inside_a_record_scope():
 def test_values_and_urls_are_not_labels():
     root = parse("<p>12:30</p><p>see http://x.org/a</p><p>2019: a good year</p>")
     assert [p.label for p in pairs(root)] == []
+
+
+def test_icons_standing_for_labels():
+    root = parse("<p><span aria-label='Games'>☰</span> 72</p><p><i title='Author'></i><b>Jane Doe</b></p>")
+    got = {p.label: p for p in pairs(root)}
+    assert _read(root, got["Games"]) == "72"
+    assert _read(root, got["Author"]) == "Jane Doe"

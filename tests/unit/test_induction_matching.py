@@ -127,3 +127,10 @@ def test_entity_noun_names_the_identity_column():
     capital = _cand("Capital", ["Paris", "Lima", "N'Djamena"], origin="table")
     got = assign(["name", "capital"], [country, capital], entity="country")
     assert got["name"].candidate is country and got["capital"].candidate is capital
+
+
+def test_the_record_name_answers_a_field_named_otherwise():
+    name = _cand(None, ["Red Hawks", "Blue Owls", "Gold Bees"], identity=True, origin="heading")
+    wins = _cand("Wins", ["41", "33", "20"])
+    got = assign(["club", "wins"], [name, wins])
+    assert got["club"].candidate is name and got["wins"].candidate is wins

@@ -48,3 +48,15 @@ def test_single_page_has_no_pagination():
     assert (
         detect(parse("<html><body><a href='/item/2'>Item 2</a></body></html>"), "http://127.0.0.1/l") is None
     )
+
+
+def test_offset_links_give_offset_pagination_with_its_size_parameter():
+    links = "".join(f"<a href='/l?offset={o}&limit=10'>{o // 10 + 1}</a>" for o in (10, 20, 30))
+    p = detect(parse(f"<html><body><span>1</span>{links}</body></html>"), "http://127.0.0.1/l")
+    assert p is not None and (p.kind, p.param, p.start, p.size, p.size_param) == (
+        "offset",
+        "offset",
+        0,
+        10,
+        "limit",
+    )

@@ -67,7 +67,7 @@ def pairs(root: Any, *, scope: str = "//") -> list[Pair]:
             seen.add(p.key)
             out.append(p)
 
-    for fn in (_dl, _rows, _label_elements, _inline_text):
+    for fn in (_dl, _rows, _label_elements, _inline_text, _icon_labels):
         for p in fn(root, scope):
             add(p)
     return out
@@ -211,4 +211,42 @@ def _inline_text(root: Any, scope: str) -> list[Pair]:
         if "：" in str(t) and ":" not in str(t):
             xp = f"{scope}text()[starts-with(normalize-space(), concat({lit}, '：'))]"
         out.append(Pair(label=raw, value=value, xpath=xp, transforms=_strip_label(raw), form="inline"))
+    return out
+
+
+def _icon_labels(root: Any, scope: str) -> list[Pair]:
+    """An icon standing for the label (``<span aria-label="Price">★</span> £12``, ``<i title="Author">``)."""
+    out = []
+    for attr in ("aria-label", "title"):
+        for el in root.xpath(f"{scope}*[@{attr}][not(*)]")[:MAX_NODES]:
+            if el.tag in ("a", "abbr", "button", "input", "img") and attr == "title":
+                continue
+            raw = clean(el.get(attr))
+            shown = clean(el.text_content())
+            if not _label_ok(raw) or (shown and any(c.isalnum() for c in shown)):
+                continue  # the element's own text is a word: not an icon
+            tail = clean(el.tail)
+            anchor = f"{scope}{el.tag}[@{attr}={xq(el.get(attr))}]"
+            if tail:
+                xp = f"{anchor}/following-sibling::text()[normalize-space()][1]"
+                out.append(
+                    Pair(
+                        label=_norm_label(raw),
+                        value=tail,
+                        xpath=xp,
+                        transforms=[{"op": "strip"}],
+                        form="icon",
+                    )
+                )
+                continue
+            nxt = el.getnext()
+            if nxt is not None and text(nxt):
+                out.append(
+                    Pair(
+                        label=_norm_label(raw),
+                        value=text(nxt),
+                        xpath=f"{anchor}/following-sibling::*[1]",
+                        form="icon",
+                    )
+                )
     return out

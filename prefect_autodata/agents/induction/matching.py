@@ -320,6 +320,20 @@ def assign(
             continue
         out[r] = Match(requested=r, candidate=candidates[j], score=s, why=why)
         used.add(j)
+    # The record's own name (its heading, its link text) answers the first text-like field no
+    # label matched: "club", "company", "model" are what a listing shows as each record's name.
+    ident = next((j for j, c in enumerate(candidates) if c.identity and j not in used and c.fill), None)
+    if ident is not None and not any(m.candidate.identity for m in out.values()):
+        for r in requested:
+            if (
+                r not in out
+                and expected_type(r) in (None, "text")
+                and type_agreement(r, candidates[ident].values) >= 0
+            ):
+                out[r] = Match(
+                    requested=r, candidate=candidates[ident], score=threshold, why="the record's own name"
+                )
+                break
     return out
 
 

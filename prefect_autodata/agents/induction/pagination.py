@@ -74,9 +74,17 @@ def numbered(root: Any, page_url: str) -> Pagination | None:
             if v.isdigit():
                 seen.setdefault(k, set()).add(int(v))
     for k, vals in seen.items():
-        if len(vals) >= 1 and 2 in vals and not re.search(r"(?:year|id|sort)", k, re.I):
-            if re.search(r"(?:offset|start|skip|from)", k, re.I):
+        if re.search(r"(?:offset|start|skip|from)", k, re.I) and len(vals) >= 1:
+            step = min(v for v in vals if v > 0) if any(v > 0 for v in vals) else 0
+            if step <= 0 or any(v % step for v in vals):
                 continue
+            consts = {kk: vv for kk, vv in seen.items() if kk != k and len(vv) == 1}
+            size_param = next((kk for kk in consts if next(iter(consts[kk])) == step), None)
+            return Pagination(
+                kind="offset", param=k, start=0, size=step, size_param=size_param, max_pages=500
+            )
+    for k, vals in seen.items():
+        if len(vals) >= 1 and 2 in vals and not re.search(r"(?:year|id|sort)", k, re.I):
             return Pagination(kind="page", param=k, start=1, max_pages=500)
     return None
 

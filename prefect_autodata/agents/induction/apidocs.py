@@ -1,0 +1,220 @@
+"""Reading an API's documentation: the endpoint URLs it shows and the auth scheme it names.
+
+Why: an API documentation page rarely links its endpoints with ``<a href>``; it prints them in
+``curl`` examples, ``GET /path`` lines or "Try it" boxes, and it states in prose how to send a key
+("send the header X-Api-Key", "Authorization: Bearer", "add the query parameter apikey") and often a
+demo key to try. An OpenAPI/Swagger document says the same in JSON (``servers``, ``paths``,
+``securitySchemes``). This module reads both kinds from what the page shows, for any API, so
+discovery can probe the endpoints with the key the page gives (the spec later stores it as
+``{secret:NAME}``, see ``runtime.spec.externalize_secrets``).
+"""
+
+from __future__ import annotations
+
+import html as _html
+import re
+from dataclasses import dataclass, field
+from typing import Any, Literal
+from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
+
+_TAG = re.compile(r"<[^>]+>")
+_URL = re.compile(r"https?://[^\s\"'<>`]+")
+_METHOD_PATH = re.compile(r"\bGET\s+(/[^\s\"'<>`]*)")
+_PLACEHOLDER = re.compile(r"[<{\[]|%3C|%7B", re.I)
+_KEY_WORD = re.compile(r"\b(?:api[\s_-]?key|key|token|apikey|access[\s_-]?key)s?\b", re.I)
+_TOKEN = re.compile(r"(?<![\w/.-])([A-Za-z0-9][A-Za-z0-9_\-]{11,})(?![\w/])")
+_HEADER_NAME = re.compile(r"\b((?:X-)?[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+)\s*:")
+_QUERY_PARAM = re.compile(
+    r"(?:query|url)\s+(?:string\s+)?param(?:eter)?\s*[\"'`]?([A-Za-z_][\w-]*)"
+    r"|param(?:eter)?\s+[\"'`]?([A-Za-z_][\w-]*)[\"'`]?\s+(?:in|to)\s+the\s+(?:query|url)"
+    r"|[?&]([A-Za-z_][\w-]*)=(?:[<{]|YOUR|your|\.\.\.)",
+    re.I,
+)
+_BINARY_EXT = (".html", ".htm", ".css", ".js", ".png", ".jpg", ".svg", ".ico")
+
+
+@dataclass
+class ApiAuth:
+    """How requests authenticate: ``location`` query/header/bearer, the param or header ``name``, the key."""
+
+    location: Literal["query", "header", "bearer"]
+    name: str
+    value: str
+
+    def headers(self) -> dict[str, str]:
+        if self.location == "bearer":
+            return {"Authorization": f"Bearer {self.value}"}
+        if self.location == "header":
+            return {self.name: self.value}
+        return {}
+
+    def apply(self, url: str) -> str:
+        """``url`` with the key as a query parameter (query auth only)."""
+        if self.location != "query":
+            return url
+        parts = urlsplit(url)
+        q = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != self.name]
+        q.append((self.name, self.value))
+        return urlunsplit(parts._replace(query=urlencode(q)))
+
+
+@dataclass
+class ApiDocs:
+    """What one documentation page (or OpenAPI document) says: endpoint URLs, most specific first."""
+
+    endpoints: list[str] = field(default_factory=list)
+    auth: ApiAuth | None = None
+    openapi: bool = False
+
+
+def page_text(html_text: str) -> str:
+    """Visible text of a page, tags removed and entities decoded (code blocks kept)."""
+    body = re.sub(r"<(script|style)\b.*?</\1>", " ", html_text, flags=re.S | re.I)
+    return _html.unescape(_TAG.sub(" ", body))
+
+
+def _clean_url(url: str) -> str | None:
+    """Drop placeholder query values (``?season=<season>``); ``None`` for a path with placeholders."""
+    url = url.rstrip(".,;:)]}")
+    parts = urlsplit(url)
+    if _PLACEHOLDER.search(parts.path):
+        return None
+    q = [
+        (k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if v and not _PLACEHOLDER.search(v)
+    ]
+    return urlunsplit(parts._replace(query=urlencode(q), fragment=""))
+
+
+def _same_site(url: str, page_url: str) -> bool:
+    return urlsplit(url).netloc == urlsplit(page_url).netloc
+
+
+def find_auth(text: str) -> ApiAuth | None:
+    """The auth scheme and demo key a documentation text names, or ``None`` (an open API)."""
+    key = None
+    for m in _KEY_WORD.finditer(text):
+        window = text[m.end() : m.end() + 160]
+        for t in _TOKEN.finditer(window):
+            tok = t.group(1)
+            if re.search(r"\d", tok) and re.search(r"[A-Za-z]", tok) and not tok.lower().startswith("http"):
+                key = tok
+                break
+        if key:
+            break
+    if key is None:
+        return None
+    if re.search(r"\bbearer\b", text, re.I):
+        return ApiAuth("bearer", "Authorization", key)
+    # a query parameter that carries the key, as an example URL shows it or the prose names it
+    for u in _URL.findall(text):
+        for k, v in parse_qsl(urlsplit(u).query):
+            if v == key:
+                return ApiAuth("query", k, key)
+    for m in _QUERY_PARAM.finditer(text):
+        name = next(g for g in m.groups() if g)
+        if _KEY_WORD.search(name.replace("_", " ")) or "key" in name.lower() or "token" in name.lower():
+            return ApiAuth("query", name, key)
+    for m in _HEADER_NAME.finditer(text):
+        name = m.group(1)
+        low = name.lower()
+        if ("key" in low or "token" in low or "auth" in low) and not low.startswith("content-"):
+            return ApiAuth("header", name, key)
+    m = re.search(r"\bheader\s+[\"'`]?([A-Za-z][\w-]+)", text, re.I)
+    if m:
+        return ApiAuth("header", m.group(1), key)
+    m = re.search(r"\bparam(?:eter)?\s+[\"'`]?([A-Za-z_][\w-]+)", text, re.I)
+    if m:
+        return ApiAuth("query", m.group(1), key)
+    return None
+
+
+def read_api_docs(html_text: str, page_url: str) -> ApiDocs:
+    """Endpoint URLs (same site) and the auth scheme of an HTML documentation page."""
+    text = page_text(html_text)
+    found: list[str] = []
+    for raw in _URL.findall(text):
+        found.append(raw)
+    for path in _METHOD_PATH.findall(text):
+        found.append(urljoin(page_url, path))
+    # "Try it" boxes and code spans that hold a bare site path with a query
+    for path in re.findall(r"(?<![\w/:.])(/[\w./-]+\?[^\s\"'<>`]+)", text):
+        found.append(urljoin(page_url, path))
+    out: list[str] = []
+    page_key = page_url.split("#")[0].rstrip("/")
+    for u in found:
+        c = _clean_url(u)
+        if not c or not _same_site(c, page_url) or c.rstrip("/") == page_key:
+            continue
+        if urlsplit(c).path.lower().endswith(_BINARY_EXT):
+            continue
+        if c not in out:
+            out.append(c)
+    # list endpoints before item endpoints ("/things/" awaiting an id), examples with a query first
+    out.sort(key=lambda u: (urlsplit(u).path.endswith("/"), not urlsplit(u).query))
+    return ApiDocs(endpoints=out, auth=find_auth(text) if out else None)
+
+
+def is_openapi(obj: Any) -> bool:
+    return (
+        isinstance(obj, dict)
+        and isinstance(obj.get("paths"), dict)
+        and ("openapi" in obj or "swagger" in obj)
+    )
+
+
+def read_openapi(obj: Any, doc_url: str) -> ApiDocs:
+    """GET endpoints without path parameters, and the API-key/bearer scheme of an OpenAPI document."""
+    if not is_openapi(obj):
+        return ApiDocs()
+    base = doc_url
+    servers = obj.get("servers")
+    if isinstance(servers, list) and servers and isinstance(servers[0], dict) and servers[0].get("url"):
+        base = urljoin(doc_url, str(servers[0]["url"]).rstrip("/") + "/")
+    elif obj.get("host") or obj.get("basePath"):
+        scheme = urlsplit(doc_url).scheme
+        host = obj.get("host") or urlsplit(doc_url).netloc
+        base = f"{scheme}://{host}{str(obj.get('basePath') or '').rstrip('/')}/"
+    out: list[str] = []
+    for path, ops in obj["paths"].items():
+        if not isinstance(ops, dict) or "get" not in ops or "{" in str(path):
+            continue
+        out.append(urljoin(base, str(path).lstrip("/")) if base != doc_url else urljoin(doc_url, str(path)))
+    schemes = (obj.get("components") or {}).get("securitySchemes") or obj.get("securityDefinitions") or {}
+    auth = None
+    text = _openapi_text(obj)
+    for sch in schemes.values() if isinstance(schemes, dict) else []:
+        if not isinstance(sch, dict):
+            continue
+        found = find_auth(text)
+        value = found.value if found else None
+        if value is None:
+            continue
+        if sch.get("type") == "http" and str(sch.get("scheme", "")).lower() == "bearer":
+            auth = ApiAuth("bearer", "Authorization", value)
+        elif sch.get("type") == "apiKey" and sch.get("name"):
+            loc = "header" if sch.get("in") == "header" else "query"
+            auth = ApiAuth(loc, str(sch["name"]), value)  # type: ignore[arg-type]
+        if auth:
+            break
+    return ApiDocs(endpoints=out, auth=auth, openapi=True)
+
+
+def _openapi_text(obj: Any) -> str:
+    """Every description/example string of an OpenAPI document, to find a stated demo key."""
+    parts: list[str] = []
+
+    def visit(node: Any, depth: int) -> None:
+        if depth > 8:
+            return
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if isinstance(v, str) and k in ("description", "example", "default", "x-demo-key", "summary"):
+                    parts.append(v)
+                else:
+                    visit(v, depth + 1)
+        elif isinstance(node, list):
+            for v in node:
+                visit(v, depth + 1)
+
+    visit(obj, 0)
+    return "\n".join(parts)
