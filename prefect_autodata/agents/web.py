@@ -27,6 +27,7 @@ from prefect_autodata.agents.evidence import (
     ParamRange,
     SearchHit,
 )
+from prefect_autodata.agents.induction import apidocs
 from prefect_autodata.agents.offline import discovery as d
 from prefect_autodata.agents.offline.instruction import ParsedInstruction
 from prefect_autodata.agents.tool import SearchProvider, clean_html, convert_file, parse_html, sniff_format
@@ -79,6 +80,7 @@ class WebAgent:
         self.log = log or (lambda _m: None)
         self._browser: Any = None
         self.observations: list[ToolObservation] = []
+        self._api_docs: dict[str, apidocs.ApiDocs] = {}  # page URL -> endpoints/auth it documents
 
     # ------------------------------------------------------------------------------------------ plumbing
 
@@ -139,8 +141,22 @@ class WebAgent:
             if page is None:
                 continue
             ev.candidates.append(page)
+            docs = self._api_docs.get(page.final_url)
+            if docs is not None and docs.endpoints:
+                # endpoints a documentation page (or OpenAPI document) shows, probed with its stated key
+                hdrs = docs.auth.headers() if docs.auth else {}
+                for ep_url in docs.endpoints[:6]:
+                    if docs.auth:
+                        ep_url = docs.auth.apply(ep_url)
+                    endpoint_urls.insert(0, (ep_url, "docs", page.final_url, hdrs))
+                if docs.auth:
+                    ev.notes.append(
+                        f"{page.final_url}: documents {docs.auth.location} auth ({docs.auth.name}); its demo key "
+                        "is used and kept out of the spec as a secret"
+                    )
             if page.kind in ("json", "csv") and page.cache_id:
-                endpoint_urls.append((page.final_url, via, None, {}))
+                if docs is None or not docs.openapi:
+                    endpoint_urls.append((page.final_url, via, None, {}))
                 continue
             if page.kind != "html" or page.error:
                 continue
@@ -233,6 +249,13 @@ class WebAgent:
         fmt = sniff_format(resp.content, resp.content_type, resp.final_url)
         if fmt in ("json", "csv", "xlsx"):
             page = self._data_page(resp, fmt, via, depth)
+            if fmt == "json":
+                try:
+                    obj = json.loads(resp.text)
+                except ValueError:
+                    obj = None
+                if apidocs.is_openapi(obj):
+                    self._api_docs[resp.final_url] = apidocs.read_openapi(obj, resp.final_url)
             return page, [], []
         if fmt != "html":
             conv = convert_file(resp.content, content_type=resp.content_type, url=resp.final_url)
@@ -280,6 +303,10 @@ class WebAgent:
         xhr: list[CapturedXHR] | None = None,
     ) -> tuple[Page, list[Link], list[str]]:
         clean = clean_html(html, final_url)
+        if not rendered:
+            docs = apidocs.read_api_docs(html, final_url)
+            if docs.endpoints and (docs.auth or d.is_docs_text(clean.title + " " + clean.text[:3000])):
+                self._api_docs[final_url] = docs
         if clean.hidden_removed:
             ev.notes.append(f"{final_url}: ignored {clean.hidden_removed} hidden element(s)")
         doc = parse_html(html)
@@ -416,10 +443,15 @@ class WebAgent:
                 ev.endpoints.append(ep)
         ev.endpoints.sort(key=lambda e: -(e.record_count or 0) if e.record_count else 1)
 
-    def _get_like_page(self, url: str, source: str | None) -> tuple[Any, dict[str, str]]:
-        """Fetch an API URL; if refused, retry as the page's own script would call it (Referer, browser UA)."""
+    def _get_like_page(
+        self, url: str, source: str | None, extra: dict[str, str] | None = None
+    ) -> tuple[Any, dict[str, str]]:
+        """Fetch an API URL; if refused, retry as the page's own script would call it (Referer, browser UA).
+
+        ``extra``: headers the documentation says every request needs (an API key)."""
         try:
-            return self.fetcher.get(url, headers={"Accept": "application/json, text/csv, */*"}), {}
+            hdrs = {"Accept": "application/json, text/csv, */*", **(extra or {})}
+            return self.fetcher.get(url, headers=hdrs), {}
         except FetchError as exc:
             if source is None or getattr(exc, "status", None) not in (401, 403, 406):
                 raise
@@ -429,6 +461,7 @@ class WebAgent:
             "Origin": origin,
             "User-Agent": BROWSER_UA,
             "Accept": "application/json",
+            **(extra or {}),
         }
         return self.fetcher.get(url, headers=headers), {
             "Referer": source,
@@ -446,7 +479,7 @@ class WebAgent:
         plan: ParsedInstruction,
     ) -> Endpoint | None:
         try:
-            resp, used = self._get_like_page(url, source)
+            resp, used = self._get_like_page(url, source, headers)
         except AutoDataError as exc:
             ev.notes.append(f"endpoint {url} unusable: {exc}")
             self.observations.append(

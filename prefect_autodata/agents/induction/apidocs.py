@@ -19,7 +19,7 @@ from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 _TAG = re.compile(r"<[^>]+>")
 _URL = re.compile(r"https?://[^\s\"'<>`]+")
-_METHOD_PATH = re.compile(r"\bGET\s+(/[^\s\"'<>`]*)")
+_METHOD_PATH = re.compile(r"\bGET\s+(/[^\s\"'`]*)")  # keeps <id>/{id} so templates are dropped
 _PLACEHOLDER = re.compile(r"[<{\[]|%3C|%7B", re.I)
 _KEY_WORD = re.compile(r"\b(?:api[\s_-]?key|key|token|apikey|access[\s_-]?key)s?\b", re.I)
 _TOKEN = re.compile(r"(?<![\w/.-])([A-Za-z0-9][A-Za-z0-9_\-]{11,})(?![\w/])")
@@ -89,8 +89,8 @@ def _same_site(url: str, page_url: str) -> bool:
     return urlsplit(url).netloc == urlsplit(page_url).netloc
 
 
-def find_auth(text: str) -> ApiAuth | None:
-    """The auth scheme and demo key a documentation text names, or ``None`` (an open API)."""
+def find_key(text: str) -> str | None:
+    """The demo/trial key a documentation text states near the word key/token (letters and digits)."""
     key = None
     for m in _KEY_WORD.finditer(text):
         window = text[m.end() : m.end() + 160]
@@ -101,6 +101,12 @@ def find_auth(text: str) -> ApiAuth | None:
                 break
         if key:
             break
+    return key
+
+
+def find_auth(text: str) -> ApiAuth | None:
+    """The auth scheme and demo key a documentation text names, or ``None`` (an open API)."""
+    key = find_key(text)
     if key is None:
         return None
     if re.search(r"\bbearer\b", text, re.I):
@@ -185,8 +191,7 @@ def read_openapi(obj: Any, doc_url: str) -> ApiDocs:
     for sch in schemes.values() if isinstance(schemes, dict) else []:
         if not isinstance(sch, dict):
             continue
-        found = find_auth(text)
-        value = found.value if found else None
+        value = find_key(text)
         if value is None:
             continue
         if sch.get("type") == "http" and str(sch.get("scheme", "")).lower() == "bearer":

@@ -398,6 +398,23 @@ def is_docs_link(link: Link) -> bool:
     return bool(re.search(r"documentation|/docs\b|api reference|developers?\b|\bapi\b(?!\.)", low))
 
 
+def is_docs_text(text: str) -> bool:
+    """A page whose title/text speaks of an API (endpoints, parameters, requests): an API documentation page."""
+    low = text.lower()
+    hits = sum(
+        bool(re.search(p, low))
+        for p in (
+            r"\bapi\b",
+            r"\bendpoints?\b",
+            r"\bparameters?\b",
+            r"\bcurl\b",
+            r"\brequests?\b",
+            r"\bjson\b",
+        )
+    )
+    return hits >= 2
+
+
 def entity_link(groups: list[list[Link]], plan: ParsedInstruction) -> Link | None:
     """The record link of a listing that names the requested team/player (text, code or URL slug).
 

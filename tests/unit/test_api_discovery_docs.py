@@ -1,0 +1,66 @@
+"""API documentation pages and OpenAPI documents: endpoints and the auth scheme they state.
+
+The pages below are written for these tests (three documentation styles: curl example, prose +
+"GET /path" line, parameter prose naming a query key); no page of the sandbox is copied.
+"""
+
+from __future__ import annotations
+
+from prefect_autodata.agents.induction.apidocs import ApiAuth, read_api_docs, read_openapi
+
+PAGE = "https://api.example.org/docs/widgets"
+
+CURL_BEARER = """<html><body><h1>Widgets API</h1>
+<pre><code>curl -H "Authorization: Bearer $TOKEN" "https://api.example.org/v2/widgets?limit=25&amp;colour=&lt;colour&gt;"</code></pre>
+<p>Every request needs a token. Use the demo token <code>dm0ab12cd34ef56gh</code> to try it.</p>
+<a href="/docs/other">Other</a></body></html>"""
+
+PROSE_HEADER = """<html><body><h2>Listing gadgets</h2><p>GET /api/gadgets</p>
+<p>One gadget: GET /api/gadgets/&lt;id&gt;</p>
+<h2>Authentication</h2><p>Send the header <code>X-Gadget-Key: ...</code> with each call.
+Your trial key: <b>trial-9f8e7d6c5b4a</b>.</p></body></html>"""
+
+QUERY_KEY = """<html><body><p>Fetch <code>https://api.example.org/data/items.json?page=1</code>.
+Pass your key in the query parameter <code>access_key</code>. Sample key: k3y0000aaaa1111.</p></body></html>"""
+
+OPEN = """<html><body><p>The API is open. GET /v1/things?page=1 returns JSON.</p></body></html>"""
+
+
+def test_curl_example_and_bearer_token() -> None:
+    docs = read_api_docs(CURL_BEARER, PAGE)
+    assert docs.endpoints[0] == "https://api.example.org/v2/widgets?limit=25"  # placeholder param dropped
+    assert docs.auth == ApiAuth("bearer", "Authorization", "dm0ab12cd34ef56gh")
+    assert docs.auth.headers() == {"Authorization": "Bearer dm0ab12cd34ef56gh"}
+
+
+def test_method_line_and_named_header() -> None:
+    docs = read_api_docs(PROSE_HEADER, PAGE)
+    assert docs.endpoints == ["https://api.example.org/api/gadgets"]  # the <id> template is not an endpoint
+    assert docs.auth == ApiAuth("header", "X-Gadget-Key", "trial-9f8e7d6c5b4a")
+
+
+def test_query_parameter_key_is_applied_to_urls() -> None:
+    docs = read_api_docs(QUERY_KEY, PAGE)
+    assert docs.endpoints == ["https://api.example.org/data/items.json?page=1"]
+    assert docs.auth is not None and (docs.auth.location, docs.auth.name) == ("query", "access_key")
+    assert docs.auth.apply(docs.endpoints[0]).endswith("page=1&access_key=k3y0000aaaa1111")
+
+
+def test_open_api_has_no_auth_and_other_hosts_are_ignored() -> None:
+    docs = read_api_docs(OPEN + "<p>See https://elsewhere.example.com/v1/x?y=1</p>", PAGE)
+    assert docs.endpoints == ["https://api.example.org/v1/things?page=1"]
+    assert docs.auth is None
+
+
+def test_openapi_document() -> None:
+    spec = {
+        "openapi": "3.0.0",
+        "servers": [{"url": "/svc"}],
+        "info": {"description": "Try it with the demo key abc123def456ghi."},
+        "paths": {"/items": {"get": {}}, "/items/{id}": {"get": {}}, "/upload": {"post": {}}},
+        "components": {"securitySchemes": {"k": {"type": "apiKey", "in": "header", "name": "X-Key"}}},
+    }
+    docs = read_openapi(spec, "https://api.example.org/openapi.json")
+    assert docs.openapi and docs.endpoints == ["https://api.example.org/svc/items"]
+    assert docs.auth == ApiAuth("header", "X-Key", "abc123def456ghi")
+    assert read_openapi({"paths": []}, PAGE).endpoints == []
