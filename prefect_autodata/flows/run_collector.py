@@ -102,31 +102,12 @@ def fetch_step(
 
 
 def extract_step(spec: CollectorSpec, collected: Collected) -> tuple[Frame, int]:
-    """Raw records -> python step (if any) -> typed frame; returns (Frame, rows fetched)."""
-    import pandas as pd
+    """Raw records -> python step (if any) -> typed frame (``runtime.normalize``, as the dry run); (Frame, rows fetched)."""
+    from prefect_autodata.runtime.normalize import normalize, require_rows
 
-    from prefect_autodata.runtime.runner import raw_frame, to_frame
-
-    raw = raw_frame(spec, collected)
-    fetched = len(raw)
-    if spec.python is not None:
-        from prefect_autodata.runtime.pytransform import run_python_step
-
-        records = raw.astype(object).where(raw.notna(), None).to_dict("records")
-        rows = run_python_step(spec.python, records)
-        raw = pd.DataFrame.from_records(rows) if rows else raw.iloc[0:0]
-        for c in raw_frame(spec, Collected({}, [], [], {})).columns:
-            if c not in raw.columns:
-                raw[c] = None
-    frame = to_frame(spec, raw)
-    if fetched and frame.good.empty and len(frame.rejected):
-        from prefect_autodata.errors import NoRecordsError
-
-        reason = frame.rejected["_error"].iloc[0]
-        raise NoRecordsError(
-            f"all {len(frame.rejected)} fetched row(s) were rejected (e.g. {reason}); refusing to report an empty success"
-        )
-    return frame, fetched
+    norm = normalize(spec, collected)
+    require_rows(norm)
+    return norm.frame, norm.fetched
 
 
 def land_step(db_path: str, spec: CollectorSpec, run_id: str, frame: Frame, **kw: Any):

@@ -1,8 +1,8 @@
-"""Execute a CollectorSpec: expand request templates, paginate, follow list -> detail, extract, type-cast.
+"""Execute a CollectorSpec: expand request templates, paginate, follow list -> detail, extract.
 
-No LLM, no agent: the same spec gives the same requests. ``collect`` returns raw rows plus lineage;
-``to_frame`` casts them to the declared column types (rows that cannot be cast are rejected with a
-reason, never coerced). ``dry_run`` is the test agent's probe: a bounded sample and precise issues.
+No LLM, no agent: the same spec gives the same requests. ``collect`` returns raw rows plus lineage
+(no typing); ``runtime.normalize`` turns them into the typed frame (python step, casts). ``dry_run``
+is the test agent's probe: a bounded sample through the same normalize step, and precise issues.
 """
 
 from __future__ import annotations
@@ -31,28 +31,24 @@ from prefect_autodata.runtime.extract import (
     select_records,
     simple_json_key,
 )
+from prefect_autodata.runtime.issues import Issue
+from prefect_autodata.runtime.normalize import (  # noqa: F401 - typing lives in normalize; re-exported
+    Frame,
+    Normalized,
+    _present,
+    cast_column,
+    normalize,
+    raw_frame,
+    to_frame,
+)
 from prefect_autodata.runtime.pagination import PageRequest, Paginator
-from prefect_autodata.runtime.spec import CollectorSpec, ColumnSpec, Source
+from prefect_autodata.runtime.spec import CollectorSpec, Source
 
 _EXPECT = {"json": "json", "csv": "csv", "html": "html", "crawl": "html"}
 
 
 class IncompleteError(TerminalError):
     """A source stated more records than the run collected (a listing total not reached): nothing lands."""
-
-
-class Issue(BaseModel):
-    """One precise problem found while collecting (the test agent repairs specs from these)."""
-
-    kind: str = Field(
-        description="no_records | empty_field | pagination_stopped | type_mismatch | fetch_error | page_cap "
-        "| pages_failed"
-    )
-    source: str
-    field: str | None = None
-    url: str | None = None
-    message: str
-    ratio: float | None = None
 
 
 @dataclass
@@ -596,166 +592,6 @@ def _run_crawl(ctx: _Ctx, source: Source, combos: list[dict], out: SourceOutput)
             out.pages += 1
 
 
-# -- typing ------------------------------------------------------------------------------------------------
-
-
-@dataclass
-class Frame:
-    """Typed rows ready to land, plus the rows that were rejected and why."""
-
-    good: pd.DataFrame
-    rejected: pd.DataFrame
-    issues: list[Issue]
-
-
-def raw_frame(spec: CollectorSpec, collected: Collected) -> pd.DataFrame:
-    """All emitting sources' rows as one untyped DataFrame (columns: output columns + lineage + _error)."""
-    cols = [c.name for c in spec.output_columns()]
-    parts = []
-    for s in spec.sources:
-        if not s.emit:
-            continue
-        o = collected.outputs.get(s.name)
-        if o is None:
-            continue
-        parts.extend(o.frames)
-        if o.rows:
-            parts.append(pd.DataFrame.from_records(o.rows))
-    if not parts:
-        return pd.DataFrame(columns=[*cols, LINEAGE_URL, LINEAGE_AT, "_error"])
-    df = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0].reset_index(drop=True)
-    for c in [*cols, LINEAGE_URL, LINEAGE_AT, "_error"]:
-        if c not in df.columns:
-            df[c] = None
-    return df[[*cols, LINEAGE_URL, LINEAGE_AT, "_error"]]
-
-
-def to_frame(spec: CollectorSpec, raw: pd.DataFrame) -> Frame:
-    """Cast each column to its declared type; rows with an uncastable value or a null key are rejected."""
-    issues: list[Issue] = []
-    df = raw.copy()
-    reasons = pd.Series(df["_error"].where(df["_error"].notna(), None), index=df.index, dtype=object)
-    for col in spec.output_columns():
-        casted, bad = cast_column(df[col.name], col)
-        df[col.name] = casted
-        if bad.any():
-            sample = raw.loc[bad, col.name].iloc[0]
-            msg = f"column {col.name!r}: {int(bad.sum())} value(s) are not {col.type} (e.g. {sample!r})"
-            reasons = reasons.where(~bad | reasons.notna(), msg)
-            issues.append(
-                Issue(kind="type_mismatch", source="*", field=col.name, message=msg, ratio=float(bad.mean()))
-            )
-    for rule in _required_fields(spec):
-        missing = df[rule].isna()
-        reasons = reasons.where(~missing | reasons.notna(), f"required field {rule!r} is empty")
-    for k in spec.primary_key:
-        missing = df[k].isna()
-        reasons = reasons.where(~missing | reasons.notna(), f"primary key {k!r} is empty")
-    bad_rows = reasons.notna()
-    lineage_at = pd.to_datetime(df[LINEAGE_AT], utc=True)
-    df[LINEAGE_AT] = lineage_at
-    good = df.loc[~bad_rows].drop(columns=["_error"]).reset_index(drop=True)
-    rejected = df.loc[bad_rows].copy()
-    rejected["_error"] = reasons[bad_rows]
-    return Frame(good, rejected.reset_index(drop=True), issues)
-
-
-def _required_fields(spec: CollectorSpec) -> list[str]:
-    out = []
-    for s in spec.sources:
-        if s.emit:
-            out += [f.name for f in [*s.fields, *(s.detail.fields if s.detail else [])] if f.required]
-    return list(dict.fromkeys(out))
-
-
-def _present(s: pd.Series) -> pd.Series:
-    return s.notna() & ~s.map(lambda v: isinstance(v, str) and v.strip() == "")
-
-
-def cast_column(s: pd.Series, col: ColumnSpec) -> tuple[pd.Series, pd.Series]:
-    """(typed series, mask of values that were present but could not be cast)."""
-    t = col.type
-    textual = s.dtype == object or pd.api.types.is_string_dtype(s.dtype)  # pandas 3 infers "str"
-    present = _present(s) if textual else s.notna()
-    if t == "string":
-        out = s.map(_to_str, na_action="ignore").astype(object)
-        out = out.where(s.notna(), None)
-        return out, pd.Series(False, index=s.index)
-    if t in ("integer", "float"):
-        if textual:
-            cleaned = s.map(lambda v: str(v).replace(",", "").strip() if isinstance(v, str) else v)
-            num = pd.to_numeric(cleaned.where(present), errors="coerce")
-        else:
-            num = pd.to_numeric(s, errors="coerce")
-        bad = present & num.isna()
-        if t == "integer":
-            frac = num.notna() & (num % 1 != 0)
-            bad = bad | frac
-            num = num.where(~frac)
-            return num.astype("Int64"), bad
-        return num.astype("Float64"), bad
-    if t == "boolean":
-        m = {
-            "true": True,
-            "false": False,
-            "yes": True,
-            "no": False,
-            "1": True,
-            "0": False,
-            "t": True,
-            "f": False,
-        }
-        out = s.map(lambda v: v if isinstance(v, bool) else m.get(str(v).strip().lower()), na_action="ignore")
-        bad = present & out.isna()
-        return out.astype("boolean"), bad
-    if t in ("date", "timestamp"):
-        if pd.api.types.is_datetime64_any_dtype(s):
-            ts = pd.to_datetime(s, utc=True)
-        else:
-            vals = s.where(present)
-            ts = pd.to_datetime(
-                vals.map(_iso, na_action="ignore"), utc=True, errors="coerce", format="ISO8601"
-            )
-            left = present & ts.isna()
-            if left.any():  # non-ISO strings: slower dateutil parse, row by row
-                ts.loc[left] = pd.to_datetime(vals[left].map(_loose_date), utc=True, errors="coerce")
-        bad = present & ts.isna()
-        if t == "date":
-            return ts.dt.tz_convert(None).dt.normalize(), bad  # datetime64; landing stores it as DATE
-        return ts, bad
-    if t == "json":
-        import json
-
-        out = s.map(lambda v: json.dumps(v, default=str), na_action="ignore")
-        return out.where(s.notna(), None), pd.Series(False, index=s.index)
-    raise ValueError(t)
-
-
-def _to_str(v: Any) -> str:
-    if isinstance(v, list):
-        return ", ".join(str(x) for x in v)
-    if isinstance(v, float) and v.is_integer():
-        return str(int(v))
-    return str(v)
-
-
-def _iso(v: Any) -> Any:
-    if isinstance(v, datetime):
-        return v.isoformat()
-    if isinstance(v, date):
-        return v.isoformat()
-    return str(v).strip()
-
-
-def _loose_date(v: Any) -> Any:
-    from dateutil import parser
-
-    try:
-        return parser.parse(str(v))
-    except (ValueError, OverflowError):
-        return None
-
-
 # -- dry run -----------------------------------------------------------------------------------------------
 
 
@@ -806,8 +642,16 @@ def dry_run(
                 issues=[Issue(kind="fetch_error", source="*", message=str(exc))],
             )
         issues.extend(col.issues)
-        raw = raw_frame(spec, col)
-        frame = to_frame(spec, raw)
+        try:  # exactly the real run's normalize step, python step included
+            norm = normalize(spec, col)
+        except TerminalError as exc:
+            return DryRunReport(
+                ok=False,
+                rows=0,
+                requests=len(col.request_log),
+                issues=[Issue(kind="python_error", source="*", message=str(exc))],
+            )
+        raw, frame = norm.raw, norm.frame
         issues.extend(frame.issues)
         fill: dict[str, float] = {}
         # Rows whose detail page the request limit skipped say nothing about fill rates.
