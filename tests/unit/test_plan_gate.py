@@ -73,3 +73,47 @@ def test_a_named_subject_is_still_a_filter():
     assert r.is_resolved
     assert any(f.field == "ticker" and "MSFT" in f.value for f in r.filters)
     assert not any("searches for the source" in a for a in r.assumptions)
+
+
+# Output side of the plan: the dataset's columns are named as the user named the fields.
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("every movie with the title, director and age rating of each", ["title", "director", "age_rating"]),
+        ("Build a table of lamps: model, maker, sale price?", ["model", "maker", "sale_price"]),
+        (
+            "Gather the lamps you can find (model, maker, wattage, shop)",
+            ["model", "maker", "wattage", "shop"],
+        ),
+        ("A list of lamps, listing model, maker and games won", ["model", "maker", "games_won"]),
+    ],
+)
+def test_sentence_fields_become_snake_case_columns_of_the_users_words(text, names):
+    r = plan(text)
+    assert r.is_resolved and r.field_names == names, r.field_names
+
+
+def test_a_kind_maps_the_users_word_but_the_column_keeps_it():
+    r = plan("every NBA player season with player name, season, club and games")
+    assert r.kind is not None
+    assert r.field_names == ["player_name", "season", "club", "games"]
+    assert r.fields[1].normalized != "season"  # the kind knows what the word means
+
+
+def test_flag_fields_are_kept_verbatim():
+    r = plan("every lamp", fields=["Model No", "maker"])
+    assert r.field_names == ["Model No", "maker"]
+
+
+def test_a_field_word_with_a_value_is_a_filter_not_a_column():
+    r = plan("lamps with style Art Deco, giving model, maker and style")
+    assert r.field_names == ["model", "maker", "style"]
+    assert [(f.field, f.op, f.value) for f in r.filters] == [("style", "eq", "Art Deco")]
+
+
+def test_a_requested_field_word_is_not_also_a_value_to_keep_rows_by():
+    r = plan("each daily stock price with symbol, trading day, open, close and VOL")
+    assert "VOL" in r.field_names
+    assert not any(isinstance(f.value, list) and "VOL" in f.value for f in r.filters), r.filters

@@ -388,13 +388,23 @@ _WORDS = re.compile(r"[A-Za-zÀ-ÿ0-9][\w'’&.\-]*|[,;:()]")
 _LIST_SPLIT = re.compile(
     r"\s*(?:,\s*(?:and|&|or|plus)\s+|,(?!\d{3}\b)|;|\s+and\s+|\s+&\s+|\s+as well as\s+|\s+plus\s+|/)\s*", re.I
 )
-_NESTED_TRIGGER = re.compile(r"^(?:including|include|includes|with|plus|also|as well as|and)\s+", re.I)
+_NESTED_TRIGGER = re.compile(
+    r"^(?:including|include|includes|with|plus|also|as well as|and|giving|listing|showing|containing)\s+",
+    re.I,
+)
+# "with genre Comedy drama", "with type Proprietary": a lower-case field word, then a capitalised value.
+_VALUE_FEATURE = re.compile(
+    r"(?P<field>[a-z][a-z]{1,20}(?: [a-z]{2,20})?) (?P<value>[A-Z][\w&'.-]*(?: [\w&'.-]+){0,4})"
+)
+_FEATURE_STOP = frozenset("of for in on at by to from and or the a an with".split())
+# A list written after a colon or inside brackets: "cameras: model, maker, price", "(name, phone, type)".
+_PUNCT_LIST = re.compile(r"(?::\s+|\(\s*)(?P<chunk>[^():;.!?]+)")
 _DET = re.compile(
     r"^(?:the|their|its|his|her|each|every|all|a|an|any|of|also|both|respective|corresponding)\s+", re.I
 )
 _FIELD_TRIGGER = re.compile(
     r"\b(?:with|including|include|includes|showing|containing|incl\.|along with|giving|capturing|recording|"
-    r"having|reporting|plus)\s+",
+    r"having|reporting|plus|listing)\s+",
     re.I,
 )
 _FIELD_HEADER = re.compile(
@@ -456,6 +466,15 @@ def normalize_name(name: str) -> str:
     return "_".join(singular(w) for w in words)
 
 
+def column_name(words: str) -> str:
+    """The dataset column for field words of the sentence: the user's words in snake case, as written
+    (not singularised: "games" stays games, "MPAA rating" becomes mpaa_rating); one word keeps its case."""
+    parts = re.findall(r"[A-Za-z0-9]+", words.replace("'s", ""))
+    if len(parts) == 1:
+        return parts[0]
+    return "_".join(p.lower() for p in parts) or words
+
+
 def _number(v: str) -> float | int:
     s = v.strip().lstrip("$€£").strip().replace(",", "")
     mult = 1
@@ -481,6 +500,9 @@ def _clean_item(item: str) -> str:
     item = item.strip(" .,'\"")
     for _ in range(3):
         item = _DET.sub("", _NESTED_TRIGGER.sub("", item))
+    item = re.sub(
+        r"\s+(?:of|for|from)(?:\s+(?:each|every|all|them|it))?$", "", item.strip(" .,'\""), flags=re.I
+    )
     return item.strip(" .,'\"")
 
 
@@ -659,14 +681,14 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
             if k and m.group(0).strip().lower() in ("with", "having"):
                 # "bus stops with a shelter, including stop name and street": a feature, then fields
                 for x in raw[:k]:
-                    f = _comparison(x)
+                    f = _comparison(x) or _value_feature(_clean_item(x))
                     filters.append(f or Filter(field=normalize_name(_clean_item(x)), op="eq", value=True))
                 raw = raw[k:]
             parts = [x for x in (_clean_item(x) for x in raw) if x]
             if parts and _CMP_AHEAD.match(t, m.end() + len(chunk)):
                 parts = parts[:-1]  # "with a rating above 4": the subject of a filter
             for it in parts:
-                f = _comparison(it)
+                f = _comparison(it) or _value_feature(it)
                 if f:
                     filters.append(f)
                 elif len(it.split()) <= 4 and not re.search(r"\d{4}", it):
@@ -674,7 +696,24 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
             first = m.start() if first is None else min(first, m.start())
         if items:
             break
+    if not items:
+        for m in _PUNCT_LIST.finditer(t):
+            if any(not (m.end() <= x or m.start() >= y) for x, y in blocked) or "," not in m.group("chunk"):
+                continue
+            parts = [x for x in (_clean_item(x) for x in _LIST_SPLIT.split(m.group("chunk"))) if x]
+            if len(parts) >= 2 and all(len(x.split()) <= 4 and not re.search(r"\d", x) for x in parts):
+                items.extend(parts)
+                first = m.start() if first is None else min(first, m.start())
+                break
     return list(dict.fromkeys(items)), filters, False, first
+
+
+def _value_feature(item: str) -> Filter | None:
+    """ "genre Comedy drama" → genre eq "Comedy drama": a field word written with the value it must have."""
+    m = _VALUE_FEATURE.fullmatch(item.strip())
+    if m is None or set(m.group("field").split()) & _FEATURE_STOP:
+        return None
+    return Filter(field=normalize_name(m.group("field")), op="eq", value=m.group("value"))
 
 
 _DETERMINERS = frozenset("the a an all every each some any these those".split())
@@ -963,6 +1002,7 @@ def parse_request(
         _refine_never_required(kind, req, ctx)
 
     req.fields = _choose_fields(req, kind, fields, schema, said_fields)
+    _drop_field_words_as_values(req, said_fields)
     if req.entity is None and not req.unresolved:
         req.unresolved.append(
             "cannot tell what records are wanted: which kind of record (e.g. 'every book on "
@@ -977,6 +1017,23 @@ def parse_request(
                 rows=int(m.group(1)), basis=f"{req.coverage} requested (at most)"
             )
     return req
+
+
+def _drop_field_words_as_values(req: Request, said: list[str]) -> None:
+    """A word the user asked for as a field ("..., close and VOL") is not also a value to keep rows by:
+    a membership filter loses such values, and a filter left with none is dropped (it would keep no row)."""
+    words = {w.strip().lower() for w in [*said, *req.field_names]}
+    kept = []
+    for f in req.filters:
+        if f.op == "in" and isinstance(f.value, list):
+            vals = [v for v in f.value if not (isinstance(v, str) and v.strip().lower() in words)]
+            if not vals:
+                continue
+            f = f.model_copy(update={"value": vals})
+        elif f.op == "eq" and isinstance(f.value, str) and f.value.strip().lower() in words:
+            continue
+        kept.append(f)
+    req.filters = kept
 
 
 def _refine_never_required(kind: Any, req: Request, ctx: Context) -> None:
@@ -1031,11 +1088,17 @@ def _choose_fields(
     def mk(name: str, origin: str, typ: str | None = None) -> RequestField:
         col = kind.map_field(name) if kind is not None and origin == "sentence" else None
         if col is not None:
+            # The kind knows the column ("season" is its YEAR) but the dataset keeps the user's word.
             return RequestField(
-                name=col, normalized=normalize_name(col), type=typ or kind.field_types.get(col), origin=origin
+                name=column_name(name),
+                normalized=normalize_name(col),
+                type=typ or kind.field_types.get(col),
+                origin=origin,
             )
         if kind is not None and typ is None:
             typ = kind.field_types.get(name)
+        if origin == "sentence":
+            name = column_name(name)
         return RequestField(
             name=name,
             normalized=normalize_name(name),
