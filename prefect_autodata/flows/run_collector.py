@@ -7,19 +7,26 @@ run does, with zero LLM calls. Only transient errors (timeouts, 5xx, 429) are re
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from dataclasses import replace
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 from prefect import flow
 
 from prefect_autodata.errors import AutoDataError, ConfigError, TerminalError
-from prefect_autodata.runtime import landing
+from prefect_autodata.expectations.step import validate_step
+from prefect_autodata.runtime.pipeline import (  # noqa: F401 - the steps live in runtime.pipeline; re-exported
+    Steps,
+    Validated,
+    extract_step,
+    failed_checks_message,
+    fetch_step,
+    land_step,
+    run_steps,
+)
 from prefect_autodata.runtime.result import RunResult
-from prefect_autodata.runtime.runner import LINEAGE_AT, LINEAGE_URL, Collected, Frame
 from prefect_autodata.runtime.spec import CollectorSpec
 
 
@@ -50,211 +57,11 @@ def resolve_spec(spec_or_name: CollectorSpec | str | Path | dict) -> CollectorSp
     )
 
 
-@dataclass
-class Steps:
-    """The four steps; plain functions for ``run_spec``, Prefect tasks inside the flow."""
-
-    fetch: Callable[..., Collected]
-    extract: Callable[..., tuple[Frame, int]]
-    land: Callable[..., Any]
-    validate: Callable[..., Validated] | None = None  # None: ``validate_step``
-
-
-@dataclass
-class Validated:
-    """What the validation step hands to landing (and what its task logs)."""
-
-    good: Any
-    quarantined: Any
-    results: list[dict] | None
-    status: str
-    checks_status: str | None
-    profile: dict | None
-    policy: str | None = None
-    failed: list[str] | None = None
-    docs_path: str | None = None
-
-
-def fetch_step(
-    spec: CollectorSpec, *, base_url: str | None, today: date | None, cursor: Any, fetcher: Any = None
-):
-    """Fetch every source (pagination, list -> detail) and extract raw records; returns (Collected, sources, requests).
-
-    A mirror named by ``AUTODATA_MIRROR`` (a run-time mapping, never part of the spec) is applied
-    by the fetcher: the spec keeps the real hosts.
-    """
-    from prefect_autodata.runtime.fetch import Fetcher, mirror_from_env
-    from prefect_autodata.runtime.runner import allowed_hosts, collect
-
-    own = fetcher is None
-    fetcher = fetcher or Fetcher(spec.politeness, allowed_hosts(spec, base_url), mirror=mirror_from_env())
-    try:
-        try:
-            collected = collect(spec, fetcher, base_url=base_url, today=today, cursor=cursor)
-        except AutoDataError as exc:
-            exc.sources = list(fetcher.sources)  # type: ignore[attr-defined]
-            exc.requests = fetcher.stats.requests  # type: ignore[attr-defined]
-            raise
-        return collected, list(fetcher.sources), fetcher.stats.requests
-    finally:
-        if own:
-            fetcher.close()
-
-
-def extract_step(spec: CollectorSpec, collected: Collected) -> tuple[Frame, int]:
-    """Raw records -> python step (if any) -> typed frame (``runtime.normalize``, as the dry run); (Frame, rows fetched)."""
-    from prefect_autodata.runtime.normalize import normalize, require_rows
-
-    norm = normalize(spec, collected)
-    require_rows(norm)
-    return norm.frame, norm.fetched
-
-
-def land_step(db_path: str, spec: CollectorSpec, run_id: str, frame: Frame, **kw: Any):
-    return landing.land_run(db_path, spec, run_id, frame.good, **kw)
-
-
-def _execute(
-    spec: CollectorSpec,
-    db_path: str,
-    steps: Steps,
-    *,
-    base_url: str | None,
-    checks: Any,
-    today: date | None,
-    fetcher: Any,
-    flow_run_id: str | None,
-    before_commit: Callable[[], None] | None,
-) -> RunResult:
-    run_id = uuid.uuid4().hex[:16]
-    started = datetime.now(UTC)
-    base = RunResult(
-        run_id=run_id,
-        collector=spec.name,
-        table=spec.table_name,
-        db=str(db_path),
-        spec_version=spec.version,
-        status="running",
-        started_at=started,
-        flow_run_id=flow_run_id,
-    )
-    cursor = landing.begin_run(db_path, spec, run_id, flow_run_id=flow_run_id, started_at=started)
-    base.cursor_before = None if cursor is None else str(cursor)
-    sources: list = []
-    requests = 0
-    fetched = 0
-    try:
-        collected, sources, requests = steps.fetch(
-            spec, base_url=base_url, today=today, cursor=cursor, fetcher=fetcher
-        )
-        frame, fetched = steps.extract(spec, collected)
-        issues = [i.model_dump() for i in [*collected.issues, *frame.issues]]
-        warnings = [i["message"] for i in issues]
-        verdict = Validated(frame.good, None, None, "succeeded", None, None)
-        if checks is not None:
-            verdict = (steps.validate or validate_step)(spec, frame.good, checks, run_id, db_path)
-        good, quarantined, results, status = (
-            verdict.good,
-            verdict.quarantined,
-            verdict.results,
-            verdict.status,
-        )
-        checks_status, profile = verdict.checks_status, verdict.profile
-        stats, cursor_after, ended, warnings = steps.land(
-            db_path,
-            spec,
-            run_id,
-            Frame(good, frame.rejected, frame.issues),
-            sources=sources,
-            rows_fetched=fetched,
-            rows_rejected=len(frame.rejected),
-            requests=requests,
-            quarantined=quarantined,
-            check_results=results,
-            status=status,
-            warnings=warnings,
-            before_commit=before_commit,
-            **({"profile": profile} if profile is not None else {}),
-        )
-        return base.model_copy(
-            update={
-                "status": status,
-                "rows_fetched": fetched,
-                "rows_landed": stats.rows_landed,
-                "rows_rejected": len(frame.rejected),
-                "rows_quarantined": stats.rows_quarantined,
-                "requests": requests,
-                "ended_at": ended,
-                "cursor_after": None if cursor_after is None else str(cursor_after),
-                "checks_status": checks_status,
-                "warnings": warnings,
-                "issues": issues,
-                "error": failed_checks_message(verdict) if status == "failed_checks" else None,
-            }
-        )
-    except AutoDataError as exc:
-        sources = getattr(exc, "sources", sources)
-        requests = getattr(exc, "requests", requests)
-        ended = landing.fail_run(
-            db_path, run_id, str(exc), sources=sources, requests=requests, rows_fetched=fetched
-        )
-        return base.model_copy(
-            update={"status": "failed", "error": str(exc), "ended_at": ended, "requests": requests}
-        )
-    except Exception as exc:  # a bug: record it, then let it surface with its traceback
-        landing.fail_run(db_path, run_id, f"internal error: {exc!r}", sources=sources, requests=requests)
-        raise
-
-
-def failed_checks_message(v: Validated) -> str:
-    """Why nothing landed, naming the failed checks and the policy that really applied."""
-    names = ", ".join(v.failed or []) or "unnamed checks"
-    why = (
-        "a table-level check cannot blame single rows, so nothing can be quarantined"
-        if v.policy == "quarantine"
-        else "the whole batch is refused"
-    )
-    return f"checks failed under policy {v.policy}: {names} ({why}); nothing landed"
-
-
-def validate_step(
-    spec: CollectorSpec, good, checks: Any, run_id: str, db_path: str | None = None
-) -> Validated:
-    """Run the CheckSpec on the data columns; lineage columns ride along by row position.
-
-    The run's Data Docs page goes to the workspace holding the destination database (its folder).
-    """
-    from prefect_autodata.expectations.enforce import enforce
-    from prefect_autodata.expectations.spec import CheckSpec
-
-    if not isinstance(checks, CheckSpec):
-        checks = CheckSpec.model_validate(checks)
-    full = good.reset_index(drop=True)
-    data_cols = [c.name for c in spec.output_columns()]
-    from prefect_autodata.workspace import Workspace
-
-    ws = Workspace(Path(db_path).resolve().parent) if db_path else Workspace.default()
-    previous = landing.previous_profile(db_path, spec) if db_path else None
-    res = enforce(full[data_cols], checks, run_id=run_id, workspace=ws, previous=previous)
-    from prefect_autodata.datadocs import write_site_index
-
-    write_site_index(ws)  # the index across every collector of this workspace
-    kept = full.loc[res.good.index]
-    quarantined = res.quarantined
-    if len(quarantined):
-        quarantined = quarantined.join(full[[LINEAGE_URL, LINEAGE_AT]], how="left")
-    status = "failed_checks" if res.status == "failed" else "succeeded"
-    return Validated(
-        good=kept,
-        quarantined=quarantined,
-        results=res.results,
-        status=status,
-        checks_status=res.status,
-        profile=res.profile,
-        policy=res.policy,
-        failed=res.failed_names(),
-        docs_path=str(res.docs_path) if res.docs_path else None,
-    )
+def _execute(spec: CollectorSpec, db_path: str, steps: Steps, **kw: Any) -> RunResult:
+    """``run_steps`` with the validation step filled in when a caller left it out."""
+    if steps.validate is None:
+        steps = replace(steps, validate=validate_step)
+    return run_steps(spec, db_path, steps, **kw)
 
 
 def run_spec(

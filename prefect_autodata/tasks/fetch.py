@@ -6,7 +6,7 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from prefect_autodata.errors import TransientError
-from prefect_autodata.flows.run_collector import fetch_step
+from prefect_autodata.runtime.pipeline import fetch_step
 from prefect_autodata.tasks.log import MAX_LISTED, run_logger
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from prefect_autodata.flows.run_collector import land_step
+from prefect_autodata.runtime.pipeline import land_step
 from prefect_autodata.tasks.log import run_logger
 
 

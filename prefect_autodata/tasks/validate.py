@@ -5,7 +5,7 @@ from __future__ import annotations
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from prefect_autodata.flows.run_collector import validate_step
+from prefect_autodata.expectations.step import validate_step
 from prefect_autodata.tasks.log import listed, run_logger
 
 

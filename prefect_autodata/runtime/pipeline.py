@@ -1,0 +1,191 @@
+"""The run pipeline: fetch -> extract/normalize -> validate -> land, in that order, one-way.
+
+Plain functions. ``flows/run_collector.py`` wraps each step as a Prefect task and runs the same
+``run_steps``; ``run_spec`` calls it without Prefect. The validate step lives above the runtime
+(``expectations.step.validate_step``) and is handed in through ``Steps``, so the runtime never imports
+the expectations layer.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from typing import Any
+
+from prefect_autodata.errors import AutoDataError, ConfigError
+from prefect_autodata.runtime import landing
+from prefect_autodata.runtime.normalize import Frame
+from prefect_autodata.runtime.result import RunResult
+from prefect_autodata.runtime.runner import Collected
+from prefect_autodata.runtime.spec import CollectorSpec
+
+
+@dataclass
+class Steps:
+    """The four steps; plain functions for ``run_spec``, Prefect tasks inside the flow."""
+
+    fetch: Callable[..., Collected]
+    extract: Callable[..., tuple[Frame, int]]
+    land: Callable[..., Any]
+    validate: Callable[..., Validated] | None = None  # None: ``validate_step``
+
+
+@dataclass
+class Validated:
+    """What the validation step hands to landing (and what its task logs)."""
+
+    good: Any
+    quarantined: Any
+    results: list[dict] | None
+    status: str
+    checks_status: str | None
+    profile: dict | None
+    policy: str | None = None
+    failed: list[str] | None = None
+    docs_path: str | None = None
+
+
+def fetch_step(
+    spec: CollectorSpec, *, base_url: str | None, today: date | None, cursor: Any, fetcher: Any = None
+):
+    """Fetch every source (pagination, list -> detail) and extract raw records; returns (Collected, sources, requests).
+
+    A mirror named by ``AUTODATA_MIRROR`` (a run-time mapping, never part of the spec) is applied
+    by the fetcher: the spec keeps the real hosts.
+    """
+    from prefect_autodata.runtime.fetch import Fetcher, mirror_from_env
+    from prefect_autodata.runtime.runner import allowed_hosts, collect
+
+    own = fetcher is None
+    fetcher = fetcher or Fetcher(spec.politeness, allowed_hosts(spec, base_url), mirror=mirror_from_env())
+    try:
+        try:
+            collected = collect(spec, fetcher, base_url=base_url, today=today, cursor=cursor)
+        except AutoDataError as exc:
+            exc.sources = list(fetcher.sources)  # type: ignore[attr-defined]
+            exc.requests = fetcher.stats.requests  # type: ignore[attr-defined]
+            raise
+        return collected, list(fetcher.sources), fetcher.stats.requests
+    finally:
+        if own:
+            fetcher.close()
+
+
+def extract_step(spec: CollectorSpec, collected: Collected) -> tuple[Frame, int]:
+    """Raw records -> python step (if any) -> typed frame (``runtime.normalize``, as the dry run); (Frame, rows fetched)."""
+    from prefect_autodata.runtime.normalize import normalize, require_rows
+
+    norm = normalize(spec, collected)
+    require_rows(norm)
+    return norm.frame, norm.fetched
+
+
+def land_step(db_path: str, spec: CollectorSpec, run_id: str, frame: Frame, **kw: Any):
+    return landing.land_run(db_path, spec, run_id, frame.good, **kw)
+
+
+def run_steps(
+    spec: CollectorSpec,
+    db_path: str,
+    steps: Steps,
+    *,
+    base_url: str | None,
+    checks: Any,
+    today: date | None,
+    fetcher: Any,
+    flow_run_id: str | None,
+    before_commit: Callable[[], None] | None,
+) -> RunResult:
+    run_id = uuid.uuid4().hex[:16]
+    started = datetime.now(UTC)
+    base = RunResult(
+        run_id=run_id,
+        collector=spec.name,
+        table=spec.table_name,
+        db=str(db_path),
+        spec_version=spec.version,
+        status="running",
+        started_at=started,
+        flow_run_id=flow_run_id,
+    )
+    cursor = landing.begin_run(db_path, spec, run_id, flow_run_id=flow_run_id, started_at=started)
+    base.cursor_before = None if cursor is None else str(cursor)
+    sources: list = []
+    requests = 0
+    fetched = 0
+    try:
+        collected, sources, requests = steps.fetch(
+            spec, base_url=base_url, today=today, cursor=cursor, fetcher=fetcher
+        )
+        frame, fetched = steps.extract(spec, collected)
+        issues = [i.model_dump() for i in [*collected.issues, *frame.issues]]
+        warnings = [i["message"] for i in issues]
+        verdict = Validated(frame.good, None, None, "succeeded", None, None)
+        if checks is not None:
+            if steps.validate is None:
+                raise ConfigError("checks were given but the pipeline has no validate step")
+            verdict = steps.validate(spec, frame.good, checks, run_id, db_path)
+        good, quarantined, results, status = (
+            verdict.good,
+            verdict.quarantined,
+            verdict.results,
+            verdict.status,
+        )
+        checks_status, profile = verdict.checks_status, verdict.profile
+        stats, cursor_after, ended, warnings = steps.land(
+            db_path,
+            spec,
+            run_id,
+            Frame(good, frame.rejected, frame.issues),
+            sources=sources,
+            rows_fetched=fetched,
+            rows_rejected=len(frame.rejected),
+            requests=requests,
+            quarantined=quarantined,
+            check_results=results,
+            status=status,
+            warnings=warnings,
+            before_commit=before_commit,
+            **({"profile": profile} if profile is not None else {}),
+        )
+        return base.model_copy(
+            update={
+                "status": status,
+                "rows_fetched": fetched,
+                "rows_landed": stats.rows_landed,
+                "rows_rejected": len(frame.rejected),
+                "rows_quarantined": stats.rows_quarantined,
+                "requests": requests,
+                "ended_at": ended,
+                "cursor_after": None if cursor_after is None else str(cursor_after),
+                "checks_status": checks_status,
+                "warnings": warnings,
+                "issues": issues,
+                "error": failed_checks_message(verdict) if status == "failed_checks" else None,
+            }
+        )
+    except AutoDataError as exc:
+        sources = getattr(exc, "sources", sources)
+        requests = getattr(exc, "requests", requests)
+        ended = landing.fail_run(
+            db_path, run_id, str(exc), sources=sources, requests=requests, rows_fetched=fetched
+        )
+        return base.model_copy(
+            update={"status": "failed", "error": str(exc), "ended_at": ended, "requests": requests}
+        )
+    except Exception as exc:  # a bug: record it, then let it surface with its traceback
+        landing.fail_run(db_path, run_id, f"internal error: {exc!r}", sources=sources, requests=requests)
+        raise
+
+
+def failed_checks_message(v: Validated) -> str:
+    """Why nothing landed, naming the failed checks and the policy that really applied."""
+    names = ", ".join(v.failed or []) or "unnamed checks"
+    why = (
+        "a table-level check cannot blame single rows, so nothing can be quarantined"
+        if v.policy == "quarantine"
+        else "the whole batch is refused"
+    )
+    return f"checks failed under policy {v.policy}: {names} ({why}); nothing landed"
