@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 UV=$(command -v uv 2>/dev/null || echo "$HOME/.local/bin/uv")
 mkdir -p test-artifacts
 "$UV" run --frozen ruff check prefect_autodata tests benchmarks scripts || exit 1
+"$UV" run --frozen lint-imports || exit 1  # import contracts: .importlinter
 "$UV" run --frozen pytest -q -ra --durations=15 "$@"
 rc=$?
 if [ "$rc" -eq 5 ]; then
