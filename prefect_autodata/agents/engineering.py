@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, Field
 
 from prefect_autodata.agents.evidence import Endpoint, Evidence, Page
+from prefect_autodata.agents.offline import discovery as d
 from prefect_autodata.agents.offline.induction import (
     FieldMatch,
     GeneralRequest,
@@ -235,6 +236,10 @@ def induce_json(
         ticker_param=ticker_param,
         known_entities=known_entities or set(),
     )
+    if gr.pagination is None:
+        nxt = d.json_next_link(obj, endpoint.example_url)
+        if nxt:  # the body hands out the next page's URL: follow it
+            gr.pagination = Pagination(kind="next_link", next=Selector(jsonpath=nxt), max_pages=1000)
     missing = [t for t in targets if t not in matches]
     matches.update(_param_fields(missing, gr, matches))
     ordered = {t: matches[t] for t in targets if t in matches}

@@ -64,3 +64,25 @@ def test_openapi_document() -> None:
     assert docs.openapi and docs.endpoints == ["https://api.example.org/svc/items"]
     assert docs.auth == ApiAuth("header", "X-Key", "abc123def456ghi")
     assert read_openapi({"paths": []}, PAGE).endpoints == []
+
+
+def test_rows_with_header_kept_beside_them() -> None:
+    from prefect_autodata.agents.offline.induction import json_record_sets
+
+    body = {"columns": ["name", "price"], "result": {"items": [["a", 1], ["b", 2], ["c", 3]]}}
+    best = json_record_sets(body)[0]
+    assert best.path == "$.result.items[*]" and best.positional
+    assert best.labels == {0: "name", 1: "price"} and best.count == 3
+    # a header of another width is not taken for these rows
+    other = {"columns": ["name", "price", "qty"], "items": [["a", 1], ["b", 2], ["c", 3]]}
+    assert all(r.labels != {0: "name", 1: "price"} for r in json_record_sets(other))
+
+
+def test_next_page_url_in_the_body() -> None:
+    from prefect_autodata.agents.offline.discovery import json_next_link
+
+    url = "https://api.example.org/v1/things?size=10"
+    assert json_next_link({"data": [], "links": {"next": "/v1/things?size=10&page=2"}}, url) == "$.links.next"
+    assert json_next_link({"paging": {"nextUrl": url + "&after=x9"}}, url) == "$.paging.nextUrl"
+    # a link to another resource, or to this very page, is not a next page
+    assert json_next_link({"self": url, "docs": "https://api.example.org/docs?x=1"}, url) is None

@@ -66,11 +66,43 @@ def _keyed(node: dict) -> bool:
     return shared == len(vals)
 
 
+def _header_lists(obj: Any, depth: int = 0) -> list[list[str]]:
+    """Lists of distinct non-empty strings anywhere near the top of a body: headers kept beside the rows."""
+    out: list[list[str]] = []
+    if depth > 3:
+        return out
+    if isinstance(obj, dict):
+        for v in obj.values():
+            if (
+                isinstance(v, list)
+                and len(v) >= 2
+                and all(isinstance(h, str) and h.strip() for h in v)
+                and len(set(v)) == len(v)
+            ):
+                out.append(v)
+            elif isinstance(v, dict):
+                out += _header_lists(v, depth + 1)
+    return out
+
+
+def _bare_rows(rows: list) -> int:
+    """Width of an array of equal-width arrays of scalars (no header row), else 0."""
+    if len(rows) < 1 or not all(isinstance(r, list) and r for r in rows[:50]):
+        return 0
+    width = len(rows[0])
+    if width < 2 or any(len(r) != width for r in rows[:50]):
+        return 0
+    if any(isinstance(x, dict | list) for r in rows[:50] for x in r):
+        return 0
+    return width
+
+
 def record_sets(obj: Any) -> list[Any]:
     """Record sets of the nested / header-row / keyed shapes (flattened keys for arrays of objects too)."""
     from prefect_autodata.agents.offline.induction import RecordSet
 
     found: list[RecordSet] = []
+    headers = _header_lists(obj)
 
     def add_dicts(dicts: list[dict], path: str, count: int) -> None:
         rows = [flatten(d) for d in dicts[:50]]
@@ -95,6 +127,22 @@ def record_sets(obj: Any) -> list[Any]:
                         labels=dict(zip(keys, head, strict=True)),
                         rows=[dict(enumerate(r)) for r in node[1:51]],
                         count=len(node) - 1,
+                        positional=True,
+                    )
+                )
+                return
+            width = _bare_rows(node)
+            cells = {str(x) for r in node[:50] for x in r} if width else set()
+            head = next((h for h in headers if len(h) == width and not set(h) & cells), None)
+            if head is not None:  # rows whose header is kept elsewhere in the body ({"header": [...], ...})
+                keys = list(range(width))
+                found.append(
+                    RecordSet(
+                        path=_jp(parts) + "[*]",
+                        keys=keys,
+                        labels=dict(zip(keys, head, strict=True)),
+                        rows=[dict(enumerate(r)) for r in node[:50]],
+                        count=len(node),
                         positional=True,
                     )
                 )

@@ -322,6 +322,32 @@ def json_pagination(url: str, obj: Any) -> PaginationHint | None:
     return None
 
 
+def json_next_link(obj: Any, url: str) -> str | None:
+    """JSONPath of a value in a response body that is the URL of the next page of the same endpoint.
+
+    Why: many APIs hand out the next page's full URL (``{"links": {"next": "…?page=2"}}``) whatever their
+    parameters are called; following it needs no knowledge of the paging scheme.
+    """
+    here = urlsplit(url)
+
+    def visit(node: Any, path: str, depth: int) -> str | None:
+        if depth > 4 or not isinstance(node, dict):
+            return None
+        for k, v in node.items():
+            kp = f"{path}.{k}" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(k)) else f"{path}['{k}']"
+            if isinstance(v, str) and v.strip() and (v.startswith(("http://", "https://", "/", "?"))):
+                nxt = urlsplit(urljoin(url, v.strip()))
+                if nxt.path.rstrip("/") == here.path.rstrip("/") and nxt.query and nxt.query != here.query:
+                    return kp
+            elif isinstance(v, dict):
+                found = visit(v, kp, depth + 1)
+                if found:
+                    return found
+        return None
+
+    return visit(obj, "$", 0)
+
+
 def html_pagination(links: list[Link], page_url: str) -> PaginationHint | None:
     """A 'next' link or numbered page links on an HTML listing."""
     for link in links:
