@@ -144,7 +144,8 @@ def _landed(db: str, table: str) -> list[dict]:
 
 
 def test_bookshop_listing_to_detail_lands_title_author_price(serve, workspace, tmp_path):
-    books = _books(45, seed=random.randrange(10**6))
+    seed = random.randrange(10**6)
+    books = _books(45, seed=seed)
     url = serve(bookshop(books))
     res = collect(
         "Collect every book listed on this site with title, author and price",
@@ -152,10 +153,10 @@ def test_bookshop_listing_to_detail_lands_title_author_price(serve, workspace, t
         workspace=workspace,
         db=tmp_path / "books.duckdb",
     )
-    assert res.status == "succeeded", (res.stop_reason, res.detail, res.error)
+    assert res.status == "succeeded", (seed, res.stop_reason, res.detail, res.error)
     assert res.tokens == 0
     assert set(res.fields) == {"title", "author", "price"}
-    assert all(f["rule"] and f["fill_rate"] == 1.0 for f in res.fields.values()), res.fields
+    assert all(f["rule"] and f["fill_rate"] == 1.0 for f in res.fields.values()), (seed, res.fields)
     rows = _landed(res.db, res.table)
     got = sorted((r["title"], r["author"], str(r["price"])) for r in rows)
     assert got == sorted((b["title"], b["author"], b["price"]) for b in books)
