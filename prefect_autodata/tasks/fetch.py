@@ -1,24 +1,12 @@
-"""The ``fetch`` task: run a spec's requests (retried by Prefect only for transient errors) and log each URL."""
+"""The ``fetch`` task: run a spec's requests (the fetcher retries each request; the task is not retried) and log each URL."""
 
 from __future__ import annotations
 
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from prefect_autodata.errors import TransientError
 from prefect_autodata.runtime.pipeline import fetch_step
 from prefect_autodata.tasks.log import MAX_LISTED, run_logger
-
-
-def transient_only(task, task_run, state) -> bool:
-    """Retry policy: timeouts, 5xx and 429 are worth another try; bad specs and 4xx are not."""
-    exc = state.data if isinstance(state.data, BaseException) else None
-    if exc is None:
-        try:
-            exc = state.result(raise_on_failure=False)
-        except Exception:
-            return False
-    return isinstance(exc, TransientError)
 
 
 def fetch_and_log(spec, **kwargs):
@@ -42,11 +30,12 @@ def fetch_and_log(spec, **kwargs):
     return collected, sources, requests
 
 
+# One retry layer: the fetcher retries each request (FetchPolicy.max_retries, backoff, Retry-After, the
+# run's fetch budget); a Prefect retry of this task would re-run every request of the run on top of
+# that (4 attempts x 3 task runs on one URL, plus a re-crawl), so the task itself is never retried.
 fetch_task = task(
     fetch_and_log,
     name="fetch",
-    retries=2,
-    retry_delay_seconds=[5, 30],
-    retry_condition_fn=transient_only,
+    retries=0,
     cache_policy=NO_CACHE,
 )
