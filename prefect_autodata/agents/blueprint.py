@@ -128,6 +128,8 @@ def choose_blueprint(
                 cache_id=ep.sample_cache_id,
             )
         )
+    # pages that document an endpoint which answered records: their tables describe keys, not records
+    doc_pages = {ep.source_page for ep in evidence.endpoints if ep.found_via == "docs" and ep.record_count}
     for page in evidence.ok_pages():
         if page.kind not in ("html", "csv") or not (page.record_count or 0) >= 3:
             continue
@@ -139,6 +141,8 @@ def choose_blueprint(
         if plan.years and page_years and not page_years & {str(y) for y in plan.years}:
             rel -= 5  # a listing of another year than the one asked for
         score = KIND_PREFERENCE[kind] + 2 * cov + 0.3 * math.log10(1 + (page.record_count or 0)) + 0.3 * rel
+        if page.final_url in doc_pages:
+            score -= 3.0
         cands.append(
             SourceCandidate(
                 url=page.final_url,

@@ -494,6 +494,13 @@ class WebAgent:
                 ev.notes.append(f"endpoint {url} answered invalid JSON")
                 return None
             path, n, fields = d.find_records(obj)
+            if not n:  # shapes the simple finder misses (rows with a header list kept beside them, keyed ids)
+                from prefect_autodata.agents.offline.induction import json_record_sets
+
+                sets = json_record_sets(obj)
+                if sets and sets[0].count:
+                    path, n = sets[0].path, sets[0].count
+                    fields = [str(v) for v in sets[0].labels.values()]
             cid = self.store(
                 resp.text,
                 kind="json",

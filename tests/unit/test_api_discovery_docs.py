@@ -73,6 +73,10 @@ def test_rows_with_header_kept_beside_them() -> None:
     best = json_record_sets(body)[0]
     assert best.path == "$.result.items[*]" and best.positional
     assert best.labels == {0: "name", 1: "price"} and best.count == 3
+    # rows of text only: the first is a record, not a header, when the header is kept beside them
+    text = {"header": ["id", "name"], "data": {"records": [["x1", "Ann"], ["x2", "Bo"], ["x3", "Cy"]]}}
+    best = json_record_sets(text)[0]
+    assert (best.path, best.count, best.labels) == ("$.data.records[*]", 3, {0: "id", 1: "name"})
     # a header of another width is not taken for these rows
     other = {"columns": ["name", "price", "qty"], "items": [["a", 1], ["b", 2], ["c", 3]]}
     assert all(r.labels != {0: "name", 1: "price"} for r in json_record_sets(other))

@@ -117,20 +117,6 @@ def record_sets(obj: Any) -> list[Any]:
         if depth > MAX_DEPTH:
             return
         if isinstance(node, list):
-            if _header_row(node):
-                head = node[0]
-                keys = list(range(len(head)))
-                found.append(
-                    RecordSet(
-                        path=_jp(parts) + "[1:]",
-                        keys=keys,
-                        labels=dict(zip(keys, head, strict=True)),
-                        rows=[dict(enumerate(r)) for r in node[1:51]],
-                        count=len(node) - 1,
-                        positional=True,
-                    )
-                )
-                return
             width = _bare_rows(node)
             cells = {str(x) for r in node[:50] for x in r} if width else set()
             head = next((h for h in headers if len(h) == width and not set(h) & cells), None)
@@ -143,6 +129,20 @@ def record_sets(obj: Any) -> list[Any]:
                         labels=dict(zip(keys, head, strict=True)),
                         rows=[dict(enumerate(r)) for r in node[:50]],
                         count=len(node),
+                        positional=True,
+                    )
+                )
+                return
+            if _header_row(node):
+                head = node[0]
+                keys = list(range(len(head)))
+                found.append(
+                    RecordSet(
+                        path=_jp(parts) + "[1:]",
+                        keys=keys,
+                        labels=dict(zip(keys, head, strict=True)),
+                        rows=[dict(enumerate(r)) for r in node[1:51]],
+                        count=len(node) - 1,
                         positional=True,
                     )
                 )
