@@ -392,13 +392,15 @@ def _collector_of_run(ws, ref: str) -> str | None:
         return None
     import duckdb
 
+    from prefect_autodata.runtime.columns import RUNS_TABLE
+
     try:
         con = duckdb.connect(str(ws.db_path), read_only=True)
     except duckdb.Error:
         return None
     try:
         rows = con.execute(
-            "SELECT DISTINCT collector FROM _autodata_runs WHERE run_id = ? OR starts_with(run_id, ?)",
+            f"SELECT DISTINCT collector FROM {RUNS_TABLE} WHERE run_id = ? OR starts_with(run_id, ?)",
             [ref, ref],
         ).fetchall()
     except duckdb.Error:
