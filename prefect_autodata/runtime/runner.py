@@ -652,6 +652,8 @@ def dry_run(
                 issues=[Issue(kind="python_error", source="*", message=str(exc))],
             )
         raw, frame = norm.raw, norm.frame
+        if not len(raw) and norm.fetched:  # the python step kept none of the sample: rate the records read
+            raw = raw_frame(spec, col)
         issues.extend(frame.issues)
         fill: dict[str, float] = {}
         # Rows whose detail page the request limit skipped say nothing about fill rates.
@@ -682,7 +684,7 @@ def dry_run(
             ok=not any(
                 i.kind in ("no_records", "type_mismatch", "empty_field", "fetch_error") for i in issues
             ),
-            rows=len(raw),
+            rows=norm.fetched,  # records the sources produced (a python filter step may keep fewer)
             requests=len(col.request_log),
             issues=issues,
             sample=[

@@ -92,7 +92,7 @@ def test_dry_run_and_real_run_produce_the_same_frame_with_a_python_step(api):
     assert list(real["n"]) == [it["n"] * 10 for it in kept]
 
     assert dry.ok, dry.issues
-    assert dry.rows == len(real)
+    assert dry.rows == len(items)  # records read, as the real run counts rows_fetched
     assert dry.fill_rates["label"] == 1.0
     expected = real.head(5).drop(columns=[FETCHED_AT]).astype(object).to_dict("records")
     assert dry.sample == [{k: (str(v) if v is not None else None) for k, v in r.items()} for r in expected]
