@@ -33,6 +33,7 @@ test: setup
 lint: sync
 	@$(UV) run --frozen ruff check prefect_autodata tests benchmarks scripts
 	@$(UV) run --frozen ruff format --check prefect_autodata tests benchmarks scripts
+	@$(UV) run --frozen lint-imports
 
 bench: setup
 	@for b in benchmarks/*.py; do echo "== $$b"; $(UV) run --frozen python $$b || exit 1; done
