@@ -641,11 +641,20 @@ def _collect_flow_run(instruction: str, *, hooks: dict, forwarder, **params):
     """``collect_flow`` as one flow run; its CollectResult whether it succeeded or not."""
     from prefect_autodata.flows.collect import CollectResult
     from prefect_autodata.flows.collect_flow import CLI_HOOKS, CollectFailed, collect_flow
+    from prefect_autodata.runtime import redact
 
+    # Flow-run parameters are stored by the Prefect API: they get the redacted sentence and sources;
+    # the agents get the originals (with their credentials) through the in-process hooks.
+    sources = params.get("sources") or []
+    safe_sources = [redact.redact_text(s) for s in sources]
+    safe_instruction = redact.redact_text(instruction)
+    if safe_sources != sources or safe_instruction != instruction:
+        hooks = {**hooks, "instruction": instruction, "sources": sources}
+        params["sources"] = safe_sources
     token = CLI_HOOKS.set(hooks)
     try:
         with forwarder, _QuietPrefectConsole():
-            state = collect_flow(instruction, **params, return_state=True)
+            state = collect_flow(safe_instruction, **params, return_state=True)
     finally:
         CLI_HOOKS.reset(token)
     if state.is_completed():

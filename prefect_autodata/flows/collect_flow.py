@@ -257,6 +257,9 @@ def collect_flow(
     from prefect_autodata.tasks.log import run_logger
 
     hooks = CLI_HOOKS.get() or {}
+    # the CLI hands over the originals of credential-bearing inputs out of band (parameters are redacted)
+    instruction = hooks.get("instruction", instruction)
+    sources = hooks.get("sources", sources)
     log = run_logger()
     cli_progress = hooks.get("progress")
 

@@ -189,3 +189,27 @@ def test_failed_checks_notify_the_webhook_block(
         assert "aapl-hooked failed its checks" in body and "row_count" in body and "policy warn" in body
     finally:
         server.shutdown()
+
+
+def test_source_credentials_never_reach_the_flow_run_parameters(prefect_server, prefect_env, tmp_path):
+    """A token in a --source URL is used by the agents but stored by the Prefect API only as REDACTED."""
+    from prefect import get_client
+    from prefect.client.schemas.sorting import FlowRunSort
+
+    secret = "zq81-Fm3k-secret-value"
+    env = {**prefect_env, "AUTODATA_WORKSPACE": str(tmp_path / "ws")}
+    source = f"http://127.0.0.1:{free_port()}/books?api_key={secret}"
+    p = _cli(
+        ["collect", "Collect every book on this site with title and price", "--source", source], env, tmp_path
+    )
+    assert secret not in p.stdout + p.stderr
+    with get_client(sync_client=True) as client:
+        runs = [
+            r
+            for r in client.read_flow_runs(sort=FlowRunSort.START_TIME_DESC, limit=50)
+            if r.name.startswith("collect")
+        ]
+        assert runs, "the collect command left no flow run"
+        stored = json.dumps([r.parameters for r in runs]) + json.dumps([r.name for r in runs])
+    assert secret not in stored
+    assert "REDACTED" in stored
