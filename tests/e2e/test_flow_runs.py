@@ -53,11 +53,12 @@ def test_cli_collect_and_run_leave_named_flow_runs_with_informative_logs(
     out = json.loads(p.stdout)
     name = out["name"]
     with get_client(sync_client=True) as client:
-        (collect_run,) = [
+        # other tests of the session may have collected the same collector: take this command's run
+        collect_run = [
             r
             for r in client.read_flow_runs(sort=FlowRunSort.START_TIME_DESC, limit=50)
             if r.name == f"collect {name}"
-        ]
+        ][0]
         assert collect_run.state.is_completed()
         _, agent_tasks, logs = _flow_run(client, collect_run.id)
         assert {"research-and-develop", "plan", "engineering", "validation", "deploy"} <= agent_tasks
