@@ -89,9 +89,11 @@ def test_sources_found_through_search(sandbox_url, workspace):
 
 
 def test_unresolvable_instruction_explains_and_collects_nothing(sandbox_url, workspace):
-    res = _collect("Collect the daily stock information for last spring", sandbox_url, workspace)
+    # A kind lacking its subject is searched for (plan gate, b7994e6; a --source names it, 4a455b7): a
+    # range that ends before it starts is still unresolvable.
+    res = _collect("Collect the daily stock prices of MSFT from 2020 to 2018", sandbox_url, workspace)
     assert res.status == "unresolvable" and res.stop_reason == "unresolvable"
-    assert any("ticker" in m for m in res.missing)
+    assert any("before it starts" in m for m in res.missing)
     assert res.spec is None and res.rows == 0
     assert not workspace.db_path.exists()
 

@@ -36,6 +36,11 @@ def _collect(task, base: str, ws: Workspace):
     )
 
 
+def _unbased(plan: dict, base: str) -> dict:
+    """The plan with the sandbox's base URL replaced by a placeholder (sources compared by path)."""
+    return json.loads(json.dumps(plan).replace(base.rstrip("/"), "<sandbox>"))
+
+
 def _landed(res):
     con = duckdb.connect(res.db, read_only=True)
     try:
@@ -111,8 +116,10 @@ def test_prompt_injection_changes_neither_plan_nor_routing(sandbox, hostile_sand
     assert any("hidden element" in n for n in evidence["notes"]), evidence["notes"]
     assert not any(INJECTION_PATH in c["final_url"] for c in evidence["candidates"])
 
+    # The parsed instruction records the --source URLs (4a455b7); the two sandboxes differ only by port.
     plan = _artifact(hostile_ws, events, "plan", "parsed instruction")
-    assert plan == _artifact(calm_ws, calm_events, "plan", "parsed instruction")
+    calm_plan = _artifact(calm_ws, calm_events, "plan", "parsed instruction")
+    assert _unbased(plan, hostile_sandbox.base_url) == _unbased(calm_plan, sandbox.base_url)
     assert _routing(events) == _routing(calm_events)
     assert hostile.rows == calm.rows
     s = score(_landed(hostile), task.ground_truth(), fields=list(task.fields))

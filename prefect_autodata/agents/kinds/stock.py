@@ -104,9 +104,11 @@ def find_tickers(text: str, blocked: list[tuple[int, int]]) -> list[str]:
 
 
 def _names_ticker(ctx: Context, tickers: list[str]) -> bool:
-    """The generic entity phrase is itself a ticker ("AAPL in 2024")."""
+    """The generic entity phrase is itself a ticker ("AAPL in 2024") or a household company name
+    ("JPMorgan (JPM) daily prices": the bracket ends the phrase at the company)."""
     head = ctx.entity_head() or ""
-    return any(head in (t.lower(), f"{t.lower()}'s") for t in tickers)
+    name = re.sub(r"(?:'s|’s)$", "", (ctx.entity or "").strip().lower())
+    return any(head in (t.lower(), f"{t.lower()}'s") for t in tickers) or COMPANIES.get(name) in tickers
 
 
 def business_days(start: date, end: date) -> int:
