@@ -52,8 +52,11 @@ _SECRET_SUBSTRINGS = ("token", "secret", "passw", "apikey", "api_key", "privatek
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _QUERY_PAIR = re.compile(r"([?&;]([A-Za-z0-9_.\-\[\]]{1,64})=)([^&\s#'\"<>,):]+)")
 _USERINFO = re.compile(r"(\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s/@:]*:)([^\s/@]+)(@)")
+# The segment after a credential word, when it looks like a credential (a digit in it, or 16+ characters):
+# not an ordinary path word ("/daily/KEY/prices" is KeyCorp's prices, not a key "prices").
 _PATH_TOKEN = re.compile(
-    r"(/(?:token|tokens|key|keys|apikey|api_key|api-key|secret|access_token|auth)/)([^/?#\s'\"<>]{6,})",
+    r"(/(?:token|tokens|key|keys|apikey|api_key|api-key|secret|access_token|auth)/)"
+    r"((?=[^/?#\s'\"<>]*[0-9])[^/?#\s'\"<>]{6,}|[^/?#\s'\"<>]{16,})",
     re.IGNORECASE,
 )
 _BEARER = re.compile(r"\b(Bearer|Basic|Token)\s+([A-Za-z0-9_\-.=+/]{8,})")
