@@ -260,13 +260,9 @@ class ZooTaskScore(BaseModel):
     error: str | None = None
 
 
-class ZooAggregate(BaseModel):
-    f1: float
-    precision: float
-    recall: float
+class ZooAggregate(Aggregate):
     row_precision: float
     row_recall: float
-    tasks: int
 
 
 class ZooBenchReport(BaseModel):
