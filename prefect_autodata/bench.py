@@ -304,6 +304,33 @@ def _zoo_groups(scores: list[ZooTaskScore], key: str) -> dict[str, ZooAggregate]
     return {k: _zoo_mean(v) for k, v in sorted(groups.items())}
 
 
+def zoo_indices(
+    seed: int, tasks: int, *, families: list[str] | None = None, kinds: list[str] | None = None
+) -> list[int]:
+    """The draw indices a zoo run scores: ``0..tasks-1``, or the first ``tasks`` of those families/kinds."""
+    want_f, want_k = set(families or ()), set(kinds or ())
+    if not (want_f or want_k):
+        return list(range(tasks))
+    from prefect_autodata.sandbox.zoo.catalog import draw_choice
+    from prefect_autodata.sandbox.zoo.families import FAMILIES
+    from prefect_autodata.sandbox.zoo.kinds import KINDS
+
+    unknown = sorted((want_f - set(FAMILIES)) | (want_k - set(KINDS)))
+    if unknown:
+        raise ConfigError(
+            f"--family/--kind: unknown {', '.join(unknown)} (families: {', '.join(sorted(FAMILIES))}; "
+            f"kinds: {', '.join(sorted(KINDS))})"
+        )
+    indices: list[int] = []
+    i = 0
+    while len(indices) < tasks and i < 1000 * tasks:
+        kind, family = draw_choice(seed, i)
+        if (not want_f or family in want_f) and (not want_k or kind in want_k):
+            indices.append(i)
+        i += 1
+    return indices
+
+
 def run_zoo_bench(
     *,
     seed: int,
@@ -311,9 +338,13 @@ def run_zoo_bench(
     backend: str = "offline",
     root: str | Path | None = None,
     progress: Callable[[str], None] | None = None,
+    families: list[str] | None = None,
+    kinds: list[str] | None = None,
 ) -> ZooBenchReport:
     """Draw ``tasks`` zoo tasks from ``seed``, serve every site in one sandbox, collect and score each.
 
+    ``families`` / ``kinds`` keep only the draws of those families / kinds (task i of the seed keeps its
+    id, so a filtered run is a subset of the unfiltered draws, reproducible with the same seed).
     A task that cannot be drawn, collected or scored scores 0 with its error; the run goes on.
     """
     from prefect_autodata.flows.collect import collect
@@ -330,7 +361,8 @@ def run_zoo_bench(
     root_dir = Path(root) if root else Path(tempfile.mkdtemp(prefix="autodata-zoo-"))
     scores: list[ZooTaskScore] = []
     drawn = []
-    for i in range(tasks):
+    indices = zoo_indices(seed, tasks, families=families, kinds=kinds)
+    for i in indices:
         try:
             drawn.append(draw_task(seed, i))
         except Exception as exc:  # a generator bug in one task must not lose the others' figures

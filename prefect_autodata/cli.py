@@ -699,6 +699,12 @@ def bench_cmd(
     seed: int = typer.Option(
         None, "--seed", help="Zoo: the seed to draw tasks from (default: a fresh one, printed)."
     ),
+    family: str = typer.Option(
+        None, "--family", help="Zoo: keep only draws of these layout families (comma-separated)."
+    ),
+    kind: str = typer.Option(
+        None, "--kind", help="Zoo: keep only draws of these record kinds (comma-separated)."
+    ),
     no_source: bool = typer.Option(False, "--no-source", help="Give no --source: the agents search."),
     chaos: str = typer.Option("none", "--chaos", help="Sandbox chaos profile: none, flaky or hostile."),
     repeat: int = typer.Option(1, "--repeat", help="Run every task N times (variance)."),
@@ -732,7 +738,14 @@ def bench_cmd(
 
                 seed = secrets.randbelow(1_000_000)
             err.print(f"zoo seed {seed} (rerun with --seed {seed})")
-            zoo = run_zoo_bench(seed=seed, tasks=count or 60, backend=backend, progress=err.print)
+            zoo = run_zoo_bench(
+                seed=seed,
+                tasks=count or 60,
+                backend=backend,
+                progress=err.print,
+                families=[f.strip() for f in family.split(",") if f.strip()] if family else None,
+                kinds=[k.strip() for k in kind.split(",") if k.strip()] if kind else None,
+            )
             zoo.command = command
             md += zoo_markdown(zoo)
             payload = zoo.model_dump(mode="json")
