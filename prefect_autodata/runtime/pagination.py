@@ -96,6 +96,26 @@ class Paginator:
             return self._follow(current, m.group(1) if m else None)
         raise ValueError(p.kind)
 
+    def ends_listing(self, exc: Exception) -> bool:
+        """Whether a failed page request ends the listing instead of failing the run.
+
+        Past the first page, a client error (HTTP 4xx but 429, which is a rate limit) or an empty body
+        is how many servers say "no such page": an offset beyond the last record answers 400, a page
+        number past the end 404 or nothing. The walk stops there (``stop_reason`` says so) and keeps
+        the records read; the stated-total rule still judges a listing that ended short. The first
+        page failing is a real error and is raised by the caller."""
+        if self.spec is None or self.pages < 1:
+            return False
+        status = getattr(exc, "status", None)
+        if isinstance(status, int) and 400 <= status < 500 and status != 429:
+            self.stop_reason = f"page {self.pages + 1} answered HTTP {status} (end of the listing)"
+            return True
+        text = str(exc)
+        if ": empty body" in text or text.endswith("got ''"):  # parse_document's words for a blank body
+            self.stop_reason = f"page {self.pages + 1} is empty (end of the listing)"
+            return True
+        return False
+
     def _follow(self, current: PageRequest, link: Any) -> PageRequest | None:
         if not link:
             self.stop_reason = "no next link"

@@ -391,7 +391,15 @@ def _run_combo(ctx: _Ctx, source: Source, combo: dict) -> tuple[list[dict], list
         if not ctx.count_request(req.url):
             pager.stop_reason = "dry-run request limit"
             break
-        doc, chash, resp_headers = _fetch_doc(ctx, source.kind, req, headers, source)
+        try:
+            doc, chash, resp_headers = _fetch_doc(ctx, source.kind, req, headers, source)
+        except FetchError as exc:
+            if not pager.ends_listing(exc):  # a 4xx/empty page after page 1 ends the listing
+                raise
+            ctx.issues.append(
+                Issue(kind="pagination_ended", source=source.name, url=req.url, message=pager.stop_reason)
+            )
+            break
         fetched_at = getattr(doc, "fetched_at", None) or datetime.now(UTC)
         records = select_records(doc, source.records)
         if fast is not None and records and all(isinstance(r, dict) for r in records):
@@ -615,6 +623,7 @@ def dry_run(
     fetcher: Any = None,
     today: date | None = None,
     empty_threshold: float = 0.4,
+    sample_rows: int = 5,
 ) -> DryRunReport:
     """Fetch a small sample and report failures the engineering agent can act on (never raises for them)."""
     from prefect_autodata.runtime.fetch import Fetcher
@@ -675,10 +684,10 @@ def dry_run(
                     )
                 )
         sample = (
-            frame.good.head(5)
+            frame.good.head(sample_rows)
             .drop(columns=[LINEAGE_AT])
             .astype(object)
-            .where(frame.good.head(5).notna(), None)
+            .where(frame.good.head(sample_rows).notna(), None)
         )
         return DryRunReport(
             ok=not any(
