@@ -45,6 +45,13 @@ def parse_document(kind: str, text: str, url: str, content: bytes | None = None)
 
             return Document("json", orjson.loads(content if content is not None else text), url)
         except Exception as exc:
+            lines = [ln for ln in (text or "").splitlines() if ln.strip()]
+            try:  # JSON Lines / NDJSON: one record per line, read as the array of its records
+                rows = [orjson.loads(ln) for ln in lines] if len(lines) >= 2 else None
+            except Exception:
+                rows = None
+            if rows and all(isinstance(r, dict) for r in rows):
+                return Document("json", rows, url)
             head = (text or "")[:80].replace("\n", " ")
             raise FetchError(f"{url}: expected a JSON body, got {head!r}") from exc
     if kind == "csv":
@@ -125,16 +132,20 @@ def select_records(doc: Document, sel: Selector) -> list[Any]:
             return doc.root
         return [doc.root]
     if kind == "jsonpath":
-        if doc.kind != "json":
+        if doc.kind not in ("json", "html"):
             raise FetchError(f"{doc.url}: a jsonpath records selector needs a JSON body")
-        found = compile_jsonpath(sel.jsonpath)(doc.root)
+        found = compile_jsonpath(sel.jsonpath)(_json_root(doc.root) if doc.kind == "html" else doc.root)
         if len(found) == 1 and isinstance(found[0], list) and not sel.jsonpath.endswith("[*]"):
             return found[0]
         return found
     if kind in ("css", "xpath"):
         if doc.kind != "html":
             raise FetchError(f"{doc.url}: a {kind} records selector needs an HTML body")
-        return _html_select(doc.root, sel)
+        found = _html_select(doc.root, sel)
+        if found and all(isinstance(f, str) for f in found):
+            # Text records (text nodes, a string expression): one record per non-blank line.
+            return [ln.strip() for f in found for ln in str(f).splitlines() if ln.strip()]
+        return found
     if kind == "regex":
         text = doc.text if doc.kind == "html" else json.dumps(doc.root)
         rx = _regex(sel.regex)
@@ -161,10 +172,23 @@ def _regex(expr: str) -> re.Pattern:
     return re.compile(expr, re.S)
 
 
+def _json_root(node: Any) -> dict[str, Any]:
+    """A JSONPath on an HTML page reads the JSON its scripts hold (``runtime/scriptjson``)."""
+    from prefect_autodata.runtime.scriptjson import page_json
+
+    return page_json(node)
+
+
 def _html_select(node: Any, sel: Selector) -> list[Any]:
     if sel.css is not None:
         return list(_css(sel.css)(node))
-    out = _xpath(sel.xpath)(node)
+    if "$col" in sel.xpath and hasattr(node, "itersiblings"):
+        # $col: the record node's 1-based position among its element siblings, so a record that is a
+        # column of a table (one record per column) reads its value of each row: ../../tr[2]/*[$col].
+        col = 1 + sum(1 for s in node.itersiblings(preceding=True) if isinstance(s.tag, str))
+        out = _xpath(sel.xpath)(node, col=col)
+    else:
+        out = _xpath(sel.xpath)(node)
     return out if isinstance(out, list) else [out]
 
 
@@ -195,6 +219,8 @@ def _raw_value(record: Any, rule: FieldRule, *, page_url: str, params: dict[str,
     many = rule.all or rule.join is not None
     kind = rule.kind
     if kind == "jsonpath":
+        if not isinstance(record, dict | list) and hasattr(record, "getroottree"):
+            record = _json_root(record)  # an HTML record: the JSON its page's scripts hold
         found = compile_jsonpath(rule.jsonpath)(record) if isinstance(record, dict | list) else []
         values = found
     elif kind in ("css", "xpath"):
@@ -227,6 +253,13 @@ def _node_value(node: Any, attr: str | None) -> Any:
         return str(node)
     if attr:
         return node.get(attr)
+    if hasattr(node, "iter") and node.find(".//br") is not None:
+        # A <br> is a line break the page shows: "Legal<br>Eagles" reads "Legal Eagles", not "LegalEagles".
+        import copy
+
+        node = copy.deepcopy(node)
+        for br in node.iter("br"):
+            br.tail = "\n" + (br.tail or "")
     return node.text_content()
 
 
@@ -416,7 +449,8 @@ def _page_value(doc: Document, rule: FieldRule, params: dict[str, Any]) -> Any:
 def find_one(doc: Document, sel: Selector) -> Any:
     """First match of a selector anywhere in the page (next links, cursors, totals)."""
     if sel.kind == "jsonpath":
-        found = compile_jsonpath(sel.jsonpath)(doc.root) if doc.kind == "json" else []
+        obj = doc.root if doc.kind == "json" else _json_root(doc.root) if doc.kind == "html" else None
+        found = compile_jsonpath(sel.jsonpath)(obj) if obj is not None else []
     elif sel.kind in ("css", "xpath"):
         if doc.kind != "html":
             return None

@@ -73,3 +73,83 @@ def test_links_in_cells_are_reported():
     body = "".join(f"<tr><td><a href='/c/{a}'>{a}</a></td><td>{b}</td></tr>" for a, b, _ in ROWS)
     (t,) = tables(parse(f"<table><tr><th>Country</th><th>Capital</th></tr>{body}</table>"))
     assert t.links[0] == ["/c/France", "/c/Peru", "/c/Chad"]
+
+
+def _extract(html, t, cols):
+    doc = parse_document("html", html, "http://127.0.0.1/")
+    rules = [FieldRule(name=f"c{i}", xpath=t.cell_xpath(i), transforms=["collapse_whitespace"]) for i in cols]
+    return extract_page(doc, rules, Selector(xpath=t.records_xpath), {})
+
+
+def test_cells_split_into_spans_read_as_the_page_shows_them():
+    rows = [
+        "<tr><td><span>Legal</span> <span>Eagles</span></td><td><span>PG</span><span>-13</span></td></tr>",
+        "<tr><td><span>X-</span><span>Men</span></td><td>R</td></tr>",
+        "<tr><td>Old<br>Glory</td><td>PG</td></tr>",
+    ]
+    html = f"<main><table><tr><th>Title</th><th>Rating</th></tr>{''.join(rows)}</table></main>"
+    (t,) = tables(parse(html))
+    assert t.columns == [["Legal Eagles", "X-Men", "Old Glory"], ["PG-13", "R", "PG"]]
+    got = _extract(html, t, [0, 1])
+    assert [(r["c0"], r["c1"]) for r in got] == [
+        ("Legal Eagles", "PG-13"),
+        ("X-Men", "R"),
+        ("Old Glory", "PG"),
+    ]
+
+
+def test_a_featured_copy_in_an_aside_gives_way_to_the_content_table():
+    head = "<tr><th>Country</th><th>Capital</th></tr>"
+    aside = f"<aside><h2>Featured</h2><table>{head}<tr><td>Peru</td><td>Lima</td></tr><tr><td>Chad</td><td>X</td></tr></table></aside>"
+    main = f"<main><table>{head}{''.join(f'<tr><td>{a}</td><td>{b}</td></tr>' for a, b, _ in ROWS)}</table></main>"
+    html = f"<html><body>{aside}{main}</body></html>"
+    (t,) = tables(parse(html))
+    assert t.columns[0] == ["France", "Peru", "Chad"]
+    assert [r["c0"] for r in _extract(html, t, [0])] == ["France", "Peru", "Chad"]
+
+
+def test_legacy_layout_table_with_a_bold_td_header_row():
+    data = "".join(
+        f"<TR><TD><FONT SIZE=2>&nbsp;{a}&nbsp;</FONT><TD><FONT SIZE=2>{b}</FONT><TD>{c}" for a, b, c in ROWS
+    )
+    inner = f"<TABLE BORDER=1><TR BGCOLOR=#EEEEEE><TD><B>Land</B><TD><B>Hauptstadt</B><TD><B>Einwohner</B>{data}</TABLE>"
+    html = (
+        "<HTML><BODY><TABLE WIDTH=760><TR><TD COLSPAN=2><H2>Site</H2>"
+        f"<TR><TD><A HREF='/a'>About</A><BR><A HREF='/b'>Home</A><TD>{inner}</TABLE></BODY></HTML>"
+    )
+    (t,) = tables(parse(html))  # the layout table is not a record set
+    assert t.labels == ["Land", "Hauptstadt", "Einwohner"] and t.rows == 3
+    got = _extract(html, t, [0, 1, 2])
+    assert [r["c0"] for r in got] == ["France", "Peru", "Chad"]  # the header row is not a record
+    assert got[2]["c2"] == "18,278,568"
+
+
+def _transposed_html(corner: bool) -> str:
+    recs = [("Ana", "1990", "$5"), ("Ben", "1985", "$7"), ("Cy", "2001", "$9")]
+    rows = [
+        f"<tr><th scope='row'>{lab}</th>" + "".join(f"<td>{r[k]}</td>" for r in recs) + "</tr>"
+        for k, lab in enumerate(["Name", "Born", "Fee"])
+    ]
+    if corner:
+        rows.insert(0, "<tr><th></th>" + "".join(f"<th>#{i + 1}</th>" for i in range(3)) + "</tr>")
+    return f"<html><body><main><table>{''.join(rows)}</table></main></body></html>"
+
+
+def test_transposed_table_is_one_record_per_column():
+    for corner in (False, True):
+        html = _transposed_html(corner)
+        (t,) = tables(parse(html))
+        assert t.transposed and t.labels == ["Name", "Born", "Fee"] and t.rows == 3
+        assert t.columns[1] == ["1990", "1985", "2001"]
+        got = _extract(html, t, [0, 1, 2])
+        assert [(r["c0"], r["c1"], r["c2"]) for r in got] == [
+            ("Ana", "1990", "$5"),
+            ("Ben", "1985", "$7"),
+            ("Cy", "2001", "$9"),
+        ], corner
+
+
+def test_rows_led_by_a_name_cell_are_records_not_a_transposed_table():
+    body = "".join(f"<tr><th>{a}</th><td>{b}</td><td>{c}</td></tr>" for a, b, c in ROWS)
+    (t,) = tables(parse(f"<table>{body}</table>"))
+    assert not t.transposed and t.rows == 3 and t.columns[2][0] == "68,042,591"

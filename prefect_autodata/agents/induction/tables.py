@@ -1,23 +1,39 @@
-"""HTML tables as record sets: header rows (``<thead>``, a first row of ``<th>``, several header rows
-merged, ``colspan`` spread), header columns (each row led by its label: one record per table), and
+"""HTML tables as record sets: header rows (``<thead>``, a first row of ``<th>``, a first row of bold
+``<td>``s on older pages, several header rows merged, ``colspan`` spread), header columns (each row
+led by its label: one record per table, or one record per *column* when several columns follow), and
 tables without any header (then columns are unlabelled and matched by their values alone).
 
-The table is located by one of its header labels (``//table[.//th[normalize-space()='Capital']]``)
+The table is located by one of its header labels (``//table[tr/*[normalize-space()='Capital']]``)
 when it has one, so a page that gains a banner table above still reads the same table; columns are
-addressed by position inside a row, which the header verified.
+addressed by position inside a row, which the header verified. Layout tables (a table whose cells
+hold tables) are not record sets: the tables inside them are. Copies of records in page chrome
+(a "Featured" box in an ``<aside>``, a footer table) give way to the tables of the content.
+
+A cell's value is its text as the page shows it: pieces in adjacent inline elements join without a
+space (``<span>PG</span><span>-13</span>`` is "PG-13"), a ``<br>`` is a space; exactly what the
+runtime reads with the rule's XPath, so sample values and extracted values agree.
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from prefect_autodata.agents.induction.dom import abs_path, clean, elements, text, xq
+from prefect_autodata.agents.induction.dom import abs_path, clean, elements, xq
+from prefect_autodata.agents.induction.matching import dominant_type
+
+_CHROME = {"nav", "header", "footer", "aside", "form", "menu"}
+_BOLD = ("b", "strong")
 
 
 @dataclass
 class Table:
-    """One data table: where its record rows are and, per column, the label and sample values."""
+    """One data table: where its record rows are and, per column, the label and sample values.
+
+    ``transposed``: one record per column (labels in the first column); then ``records_xpath``
+    selects one cell per record and ``cell_xpaths`` read each field with the runtime's ``$col``.
+    """
 
     records_xpath: str
     labels: list[str | None]
@@ -25,10 +41,27 @@ class Table:
     links: dict[int, list[str | None]] = field(default_factory=dict)
     header_column: bool = False
     rows: int = 0
+    transposed: bool = False
+    chrome: bool = False
+    cell_xpaths: list[str] | None = None
+    element: Any = None
 
     def cell_xpath(self, col: int) -> str:
         """Relative XPath of column ``col`` (0-based) inside one record row."""
+        if self.cell_xpaths is not None:
+            return self.cell_xpaths[col]
         return f"./*[self::td or self::th][{col + 1}]"
+
+
+def cell_text(node: Any) -> str:
+    """The text the runtime reads from ``node`` (``text_content``, ``<br>`` as a space), collapsed."""
+    if node is None:
+        return ""
+    if node.find(".//br") is not None:
+        node = copy.deepcopy(node)
+        for br in node.iter("br"):
+            br.tail = "\n" + (br.tail or "")
+    return clean(node.text_content())
 
 
 def _cells(tr: Any) -> list[Any]:
@@ -45,13 +78,24 @@ def _span(c: Any) -> int:
 def _expand(tr: Any) -> list[str]:
     out: list[str] = []
     for c in _cells(tr):
-        out += [clean(c.text_content())] * _span(c)
+        out += [cell_text(c)] * _span(c)
     return out
 
 
 def _own_rows(table: Any) -> list[Any]:
     """Rows of this table (not of tables nested in its cells)."""
     return [tr for tr in table.iter("tr") if next(tr.iterancestors("table"), None) is table]
+
+
+def _bold_cell(c: Any) -> bool:
+    """A cell whose whole text is bold (``<td><b>Name</b></td>``): a header cell of an older page."""
+    t = cell_text(c)
+    if not t:
+        return True
+    bold = " ".join(
+        cell_text(b) for b in c.iter(*_BOLD) if not any(a.tag in _BOLD for a in b.iterancestors())
+    )
+    return clean(bold) == t
 
 
 def _is_header_row(tr: Any) -> bool:
@@ -61,13 +105,35 @@ def _is_header_row(tr: Any) -> bool:
     )
 
 
+def _bold_header(rows: list[Any]) -> bool:
+    """The first row is all bold ``<td>``s (some text) and the next row is not: a header row."""
+    if len(rows) < 2:
+        return False
+    first, second = _cells(rows[0]), _cells(rows[1])
+    if not first or not any(cell_text(c) for c in first) or not all(_bold_cell(c) for c in first):
+        return False
+    return not all(_bold_cell(c) for c in second)
+
+
+def _in_chrome(node: Any) -> bool:
+    return any(a.tag in _CHROME for a in node.iterancestors())
+
+
+def _is_layout(table: Any, rows: list[Any]) -> bool:
+    """A table whose own cells hold other tables lays the page out; its records are in those."""
+    return any(c.find(".//table") is not None for tr in rows for c in _cells(tr))
+
+
 def tables(root: Any, *, min_rows: int = 2) -> list[Table]:
-    """Every table with at least ``min_rows`` record rows, as record sets (header-column tables too)."""
+    """Every table with at least ``min_rows`` record rows, as record sets (header-column tables too).
+
+    Tables in page chrome (aside, nav, header, footer) are left out when the content has a table.
+    """
     out: list[Table] = []
     all_tables = root.xpath("//table")
     for table in all_tables:
-        rows = _own_rows(table)
-        if not rows:
+        rows = [tr for tr in _own_rows(table) if _cells(tr)]
+        if not rows or _is_layout(table, rows):
             continue
         head = []
         for tr in rows:
@@ -75,12 +141,22 @@ def tables(root: Any, *, min_rows: int = 2) -> list[Table]:
                 head.append(tr)
             else:
                 break
-        body = [tr for tr in rows if tr not in head and _cells(tr)]
+        bold_head = False
+        if not head and _bold_header(rows):
+            head, bold_head = [rows[0]], True
+        body = [tr for tr in rows if tr not in head]
+        chrome = _in_chrome(table)
+        t = _transposed(table, head, body, all_tables)
+        if t is not None:
+            t.chrome = chrome
+            out.append(t)
+            continue
         if len(body) < min_rows and not _header_column(body):
             continue
         locate = _locator(table, head, all_tables)
         if not head and _header_column(body):
-            out.append(_transposed(table, body, locate))
+            out.append(_vertical(body, locate))
+            out[-1].chrome = chrome
             continue
         width = max((len(_expand(tr)) for tr in body), default=0)
         if width < 1:
@@ -100,19 +176,27 @@ def tables(root: Any, *, min_rows: int = 2) -> list[Table]:
             cells = _cells(tr)
             for i in range(width):
                 c = cells[i] if i < len(cells) else None
-                columns[i].append(text(c) if c is not None else "")
+                columns[i].append(cell_text(c) if c is not None else "")
                 a = c.find(".//a[@href]") if c is not None else None
                 links.setdefault(i, []).append(a.get("href") if a is not None else None)
         links = {i: v for i, v in links.items() if sum(1 for x in v if x) >= max(1, len(body) // 2)}
+        rows_xp = f"({locate}/tr | {locate}/tbody/tr)[td]"
+        if bold_head:
+            k, lab = next(((i, x) for i, x in enumerate(_expand(head[0])) if x), (0, ""))
+            rows_xp += f"[not(*[{k + 1}][normalize-space()={xq(lab)}])]"
         out.append(
             Table(
-                records_xpath=f"{locate}//tr[td][not(parent::thead)]",
+                records_xpath=rows_xp,
                 labels=labels,
                 columns=columns,
                 links=links,
                 rows=len(body),
+                chrome=chrome,
+                element=table,
             )
         )
+    if any(not t.chrome and t.rows >= min_rows for t in out):
+        out = [t for t in out if not t.chrome]
     return out
 
 
@@ -123,30 +207,80 @@ def _header_column(body: list[Any]) -> bool:
     )
 
 
-def _transposed(table: Any, body: list[Any], locate: str) -> Table:
-    labels = [clean(_cells(tr)[0].text_content()) for tr in body]
-    values = [[text(_cells(tr)[1])] for tr in body]
+def _vertical(body: list[Any], locate: str) -> Table:
+    labels = [cell_text(_cells(tr)[0]) for tr in body]
+    values = [[cell_text(_cells(tr)[1])] for tr in body]
     return Table(
         records_xpath=locate, labels=labels, columns=values, header_column=True, rows=1
     )  # the labels module reads such tables by label (th → td)
 
 
-def _locator(table: Any, head: list[Any], all_tables: list[Any]) -> str:
+def _homogeneity(grid: list[list[str]]) -> float:
+    """Mean share of the dominant value type per line of ``grid`` (how field-like each line is)."""
+    shares = []
+    for line in grid:
+        kind, share = dominant_type(line)
+        if kind != "empty":
+            shares.append(share if kind != "text" else share * 0.9)
+    return sum(shares) / len(shares) if shares else 0.0
+
+
+def _transposed(table: Any, head: list[Any], body: list[Any], all_tables: list[Any]) -> Table | None:
+    """One record per column: every row a field led by its label cell, two or more value columns.
+
+    A first row of ``#1, #2`` (or empty) headers above the record columns is allowed. Told apart from
+    a table whose rows are records led by their name by the shape of the values: a field's values
+    (one row here) share a type more than a record's values do.
+    """
+    rows = [*head, *body]
+    if len(head) > 1 or len(body) < 2:
+        return None
+    if head and cell_text(_cells(head[0])[0]):
+        return None  # a labelled corner: the first column is a column of records' names
+    lead = [_cells(tr)[0] for tr in body]
+    if not all(c.tag == "th" or _bold_cell(c) for c in lead) or not all(cell_text(c) for c in lead):
+        return None
+    width = {len(_cells(tr)) for tr in rows}
+    if len(width) != 1 or width.pop() < 3:
+        return None
+    if any(c.tag == "th" for tr in body for c in _cells(tr)[1:]):
+        return None
+    labels = [cell_text(c) for c in lead]
+    if len(set(labels)) != len(labels):
+        return None
+    grid = [[cell_text(c) for c in _cells(tr)[1:]] for tr in body]
+    cols = [list(x) for x in zip(*grid, strict=True)]
+    if not head and _homogeneity(grid) < _homogeneity(cols):
+        return None
+    locate = _locator(table, [], all_tables, row_labels=labels)
+    records = f"({locate}/tr | {locate}/tbody/tr)[*[1][normalize-space()={xq(labels[0])}]]/*[position()>1]"
+    xps = [f"ancestor::table[1]//tr[*[1][normalize-space()={xq(lab)}]]/*[$col]" for lab in labels]
+    return Table(
+        records_xpath=records,
+        labels=list(labels),
+        columns=grid,
+        rows=len(cols),
+        transposed=True,
+        cell_xpaths=xps,
+    )
+
+
+def _locator(table: Any, head: list[Any], all_tables: list[Any], row_labels: list[str] | None = None) -> str:
     """An XPath that finds this table again: by id, by a header label unique to it, else by position."""
     tid = table.get("id")
     if tid:
         return f"//table[@id={xq(tid)}]"
-    for tr in head:
-        for c in _cells(tr):
-            lab = clean(c.text_content())
-            if not lab or len(lab) > 40:
-                continue
-            xp = f"//table[.//th[normalize-space()={xq(lab)}]]"
-            if len(table.getroottree().xpath(xp)) == 1:
-                return xp
+    doc = table.getroottree()
+    labs = [cell_text(c) for tr in head for c in _cells(tr)] + list(row_labels or [])
+    for lab in labs:
+        if not lab or len(lab) > 40:
+            continue
+        xp = f"//table[tr/*[normalize-space()={xq(lab)}] or */tr/*[normalize-space()={xq(lab)}]]"
+        if len(doc.xpath(xp)) == 1:
+            return xp
     cls = table.get("class")
     if cls:
         xp = f"//table[@class={xq(cls)}]"
-        if len(table.getroottree().xpath(xp)) == 1:
+        if len(doc.xpath(xp)) == 1:
             return xp
     return abs_path(table)

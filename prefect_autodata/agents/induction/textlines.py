@@ -1,0 +1,186 @@
+"""Records as plain text lines: one record per line, values joined by a separator, no markup.
+
+``Jaleo · 202/628-7949 · 480 7th St. NW, Washington · Spanish<br>`` in a paragraph, or the lines of
+a ``<pre>``. The separator is found from the lines themselves: a short run of punctuation (or a tab)
+that occurs the same number of times on every line; the fields are the positions between
+separators, each profiled by its values (a phone, a year, a price) so the matcher can tell them
+apart when the page labels nothing. A first line of label words above lines of values is a header
+and names the positions.
+
+The runtime reads such a block with a records XPath that yields text (the container's text nodes,
+or a string expression for a ``<pre>``), one record per line, and a regex per field that takes the
+k-th piece between separators.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from prefect_autodata.agents.induction.dom import abs_path, clean, xq
+from prefect_autodata.agents.induction.matching import Candidate, dominant_type
+
+_CHROME = {"nav", "header", "footer", "aside", "form", "menu"}
+MIN_LINES = 3
+# A separator: a tab, or 1-3 punctuation marks with spaces around them, or a bare bar/semicolon.
+_SEP = re.compile(r"\t|(?<=\S) +[^\w\s]{1,3} +(?=\S)|[|;¦•·]")
+
+
+@dataclass
+class LineBlock:
+    """A block of text lines: the records XPath, the separator, and per position label and values."""
+
+    records_xpath: str
+    sep: str
+    labels: list[str | None]
+    columns: list[list[str]]
+    chrome: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def rows(self) -> int:
+        return len(self.columns[0]) if self.columns else 0
+
+    def field_regex(self, k: int) -> str:
+        """The regex whose group 1 is the ``k``-th (0-based) value of a line; no match when it is empty."""
+        s = sep_regex(self.sep)
+        piece = f"(?:(?!{s}).)*"
+        return rf"^\s*(?:{piece}{s}){{{k}}}\s*((?:(?!{s}).)*?\S)\s*(?:{s}|$)"
+
+
+def _core(sep: str) -> str:
+    return sep if sep == "\t" else sep.strip()
+
+
+_BARE = "\t|;¦•·"
+
+
+def sep_regex(sep: str) -> str:
+    """The regex of a separator: a bare mark as itself, other punctuation only with spaces around it."""
+    return re.escape(sep) if sep in _BARE else rf"\s+{re.escape(sep)}\s+"
+
+
+def find_separator(lines: list[str]) -> str | None:
+    """The separator every line holds equally often (at least once), preferring spaced and frequent ones."""
+    counts: list[Counter] = []
+    for ln in lines:
+        counts.append(Counter(_core(m.group(0)) for m in _SEP.finditer(ln)))
+    cands = set().union(*counts) if counts else set()
+    best: tuple[float, str] | None = None
+    for c in cands:
+        per = [cnt[c] for cnt in counts]
+        n, share = Counter(per).most_common(1)[0]
+        agree = share / len(per)
+        if n < 1 or agree < 0.9:
+            continue
+        spaced = sum(1 for ln in lines if f" {c} " in ln or c == "\t") / len(lines)
+        score = agree * 2 + spaced + min(n, 12) / 24
+        if best is None or score > best[0]:
+            best = (score, c)
+    return best[1] if best else None
+
+
+def _split(line: str, sep: str) -> list[str]:
+    return [clean(p) for p in re.split(sep_regex(sep), line.strip())]
+
+
+def _has_digit(s: str) -> bool:
+    return any(ch.isdigit() for ch in s)
+
+
+def _header(first: list[str], body: list[list[str]]) -> bool:
+    """A first line of label words (no digits) over columns of which one holds digits in most lines."""
+    if not first or not all(first) or any(_has_digit(x) or len(x) > 40 for x in first):
+        return False
+    width = len(first)
+    for k in range(width):
+        col = [r[k] for r in body if k < len(r)]
+        if col and sum(1 for v in col if _has_digit(v)) >= 0.8 * len(col):
+            return True
+    return False
+
+
+def _in_chrome(node: Any) -> bool:
+    return node.tag in _CHROME or any(a.tag in _CHROME for a in node.iterancestors())
+
+
+def _containers(root: Any) -> list[tuple[Any, list[str], str]]:
+    """(element, its lines, how the runtime reads it): ``<pre>``s and elements of ``<br>``-separated text."""
+    out = []
+    for pre in root.iter("pre"):
+        lines = [ln for ln in pre.text_content().splitlines() if ln.strip()]
+        if len(lines) >= MIN_LINES:
+            out.append((pre, lines, "pre"))
+    seen: set[int] = set()
+    for br in root.iter("br"):
+        parent = br.getparent()
+        if parent is None or id(parent) in seen:
+            continue
+        seen.add(id(parent))
+        kids = [c for c in parent if isinstance(c.tag, str)]
+        if any(c.tag != "br" for c in kids) or len(kids) < MIN_LINES - 1:
+            continue  # lines with markup inside are records of another shape (regions)
+        texts = [t for t in parent.xpath("text()") if str(t).strip()]
+        lines = [str(t) for t in texts]
+        if len(lines) >= MIN_LINES:
+            out.append((parent, lines, "br"))
+    return out
+
+
+def _locate(node: Any) -> str:
+    nid = node.get("id")
+    if nid:
+        return f"//{node.tag}[@id={xq(nid)}]"
+    return abs_path(node)
+
+
+def blocks(root: Any) -> list[LineBlock]:
+    """Every block of separator-delimited text lines on the page (content before page chrome)."""
+    out: list[LineBlock] = []
+    for node, lines, how in _containers(root):
+        sep = find_separator(lines)
+        if sep is None:
+            continue
+        rows = [_split(ln, sep) for ln in lines]
+        width = Counter(len(r) for r in rows).most_common(1)[0][0]
+        if width < 2:
+            continue
+        head = _header(rows[0], rows[1:])
+        body = [r for r in (rows[1:] if head else rows) if len(r) == width]
+        if len(body) < MIN_LINES - 1:
+            continue
+        labels: list[str | None] = list(rows[0]) if head else [None] * width
+        path = _locate(node)
+        if how == "pre":
+            xp = f"substring-after({path}, {xq(lines[0].strip())})" if head else f"string({path})"
+        else:
+            xp = f"{path}/text()[normalize-space()]"
+            if head:
+                xp += f"[normalize-space()!={xq(clean(lines[0]))}]"
+        cols = [[r[k] for r in body] for k in range(width)]
+        out.append(LineBlock(records_xpath=xp, sep=sep, labels=labels, columns=cols, chrome=_in_chrome(node)))
+    if any(not b.chrome for b in out):
+        out = [b for b in out if not b.chrome]
+    return out
+
+
+def candidates(block: LineBlock) -> list[Candidate]:
+    """One candidate per position of the lines: its label (header) or none, its values, its regex."""
+    out = []
+    for k, (label, values) in enumerate(zip(block.labels, block.columns, strict=True)):
+        kind, _ = dominant_type(values)
+        distinct = len(set(values)) == len(values)
+        out.append(
+            Candidate(
+                label=label,
+                values=values,
+                rule={"regex": block.field_regex(k), "transforms": [{"op": "collapse_whitespace"}]},
+                origin="text line",
+                identity=(k == 0 and distinct and kind == "text"),
+                anchor=0.6 if label else 0.3,
+                notes=[f"position {k + 1} of {len(block.labels)} between {block.sep!r}"],
+            )
+        )
+    return out

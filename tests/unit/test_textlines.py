@@ -1,0 +1,62 @@
+"""Records as plain text lines: separator found from the lines, header line as labels, runtime read."""
+
+from __future__ import annotations
+
+from prefect_autodata.agents.induction.dom import parse
+from prefect_autodata.agents.induction.textlines import blocks, candidates, find_separator
+from prefect_autodata.runtime.extract import extract_page, parse_document
+from prefect_autodata.runtime.spec import FieldRule, Selector
+
+LINES = [
+    ("Jaleo", "202/628-7949", "480 7th St. NW, Washington, D.C. 20004", "Spanish"),
+    ("The Lifesaving Station", "800/701-4111, 252/261-4111", "1461 Duck Rd, Duck, NC", "Coastal, Seafood"),
+    ("Mrs. Willis' Restaurant", "252/726-3741", "114 Bridges St, Morehead City", "Southern"),
+    ("Kazu", "203/866-7492", "64 North Main St, Norwalk, CT", "Japanese"),
+]
+
+
+def _read(html, block):
+    doc = parse_document("html", html, "http://127.0.0.1/")
+    rules = [FieldRule.model_validate({"name": f"c{k}", **c.rule}) for k, c in enumerate(candidates(block))]
+    return extract_page(doc, rules, Selector(xpath=block.records_xpath), {})
+
+
+def test_separator_repeats_equally_on_every_line_commas_in_values_do_not():
+    lines = [" · ".join(r) for r in LINES]
+    assert find_separator(lines) == "·"
+    assert find_separator([" | ".join(r) for r in LINES]) == "|"
+    assert find_separator(["\t".join(r) for r in LINES]) == "\t"
+    assert find_separator(["no separator here", "nor here", "nor there"]) is None
+
+
+def test_br_lines_without_header_outside_an_aside_copy():
+    body = "".join(" · ".join(r).replace("'", "&#x27;") + "<br>\n" for r in LINES)
+    featured = "<aside><p>" + " · ".join(LINES[0]) + "<br>\n</p></aside>"
+    html = f"<html><body>{featured}<main><p>Showing 1-4 of 4</p><div><p>{body}</p></div></main></body></html>"
+    (b,) = blocks(parse(html))
+    assert b.labels == [None] * 4 and b.rows == 4
+    assert b.columns[1][1] == "800/701-4111, 252/261-4111"
+    got = _read(html, b)
+    assert [r["c0"] for r in got] == [r[0] for r in LINES]
+    assert [r["c2"] for r in got] == [r[2] for r in LINES]
+    assert got[2]["c0"] == "Mrs. Willis' Restaurant"
+    cands = candidates(b)
+    assert cands[0].label is None and cands[1].values[0] == "202/628-7949"
+
+
+def test_pre_lines_with_a_header_line_name_the_positions():
+    head = "Name | Phone | Address | Cuisine"
+    text = "\n".join([head, *(" | ".join(r) for r in LINES)])
+    html = f"<html><body><main><div><pre>{text}\n</pre></div></main></body></html>"
+    (b,) = blocks(parse(html))
+    assert b.labels == ["Name", "Phone", "Address", "Cuisine"] and b.rows == 4
+    got = _read(html, b)
+    assert len(got) == 4  # the header line is not a record
+    assert [r["c3"] for r in got] == [r[3] for r in LINES]
+
+
+def test_empty_value_reads_as_null():
+    rows = ["Ana ; 1990 ; Madrid", "Ben ;  ; Lyon", "Cy ; 2001 ; Porto"]
+    html = "<html><body><p>" + "<br>".join(rows) + "</p></body></html>"
+    (b,) = blocks(parse(html))
+    assert [r["c1"] for r in _read(html, b)] == ["1990", None, "2001"]
