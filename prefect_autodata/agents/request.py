@@ -48,9 +48,12 @@ class RequestField(BaseModel):
 class Filter(BaseModel):
     """A generic predicate on a field (or the entity): ``track eq Findings``, ``price le 20``."""
 
-    field: str
+    field: str  # "*": any of the record's fields ("Nikon only" names a value, not its field)
     op: FilterOp
     value: Any
+    # Other spellings of the same values a page may show (a team's abbreviation beside its name);
+    # a row filter keeps a row showing any of them.
+    aliases: list[Any] = Field(default_factory=list)
 
 
 class TimeScope(BaseModel):

@@ -104,3 +104,55 @@ def test_unregistered_kind_is_gone(volcano):
         make_plan("Collect all volcanoes from https://geo.example.org/v", today=TODAY).entity.singular
         == "volcano"
     )
+
+
+def _code_without_docs(path) -> str:
+    """A module's code with docstrings and comments dropped (prose may cite an example)."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            if isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+                body[0] = ast.Pass()
+    return ast.unparse(tree)
+
+
+def test_generic_modules_name_no_conference_franchise_ticker_or_company():
+    # Issue #12: the kinds' knowledge lives only under agents/kinds/; the request parsing, discovery,
+    # induction and validation modules hold none of it (names taken from the kinds themselves).
+    import re
+    from pathlib import Path
+
+    from prefect_autodata.agents.kinds.mlb import MLB_TEAMS
+    from prefect_autodata.agents.kinds.nba import NBA_TEAMS
+    from prefect_autodata.agents.kinds.paper import CONFERENCES
+    from prefect_autodata.agents.kinds.stock import COMPANIES
+
+    names = {c for c in CONFERENCES if len(c) >= 3}
+    for f in [*NBA_TEAMS, *MLB_TEAMS]:
+        names |= {f"{f.city} {f.nickname}", f.nickname}
+    names |= {c.title() for c in COMPANIES if len(c) >= 4} | {t for t in COMPANIES.values() if len(t) >= 3}
+    assert len(names) > 100  # the scan is not vacuous
+    root = Path(kinds.__file__).resolve().parents[1]
+    generic = [
+        root / "offline" / "instruction.py",
+        root / "offline" / "vocab.py",
+        root / "request.py",
+        root / "plan.py",
+        root / "validation.py",
+        root / "web.py",
+        root / "blueprint.py",
+        root / "ranking.py",
+        *sorted((root / "induction").glob("*.py")),
+    ]
+    hits = {}
+    for p in generic:
+        if not p.exists():
+            continue
+        code = _code_without_docs(p)
+        found = sorted(n for n in names if re.search(rf"(?<![\w]){re.escape(n)}(?![\w])", code))
+        if found:
+            hits[p.name] = found
+    assert not hits, hits

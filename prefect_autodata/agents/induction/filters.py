@@ -10,6 +10,7 @@ here and is named in the returned notes (the result says the data is unfiltered 
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from typing import Any
 
@@ -70,14 +71,66 @@ def _ok(v, op, value, kind):
     hi = hi if kind == "day" or hi is None else float(hi)
     return (lo is None or x >= lo) and (hi is None or x <= hi)
 
+def _any(r, op, value, kind, cols):
+    return any(_ok(r.get(c), op, value, kind) for c in cols)
+
 def transform(rows):
-    return [r for r in rows if all(_ok(r.get(c), op, value, kind) for c, op, value, kind in FILTERS)]
+    return [
+        r
+        for r in rows
+        if all(
+            _any(r, op, value, kind, c) if isinstance(c, list) else _ok(r.get(c), op, value, kind)
+            for c, op, value, kind in FILTERS
+        )
+    ]
 """
 
 
-def _column_for(field: str, columns: list[str]) -> str | None:
+def _norm(name: str) -> str:
+    return "_".join(re.findall(r"[a-z0-9]+", name.lower()))
+
+
+def _column_for(field: str, columns: list[str], plan: Any = None) -> str | None:
+    """The produced column a filter's field names: by name, else through the plan's fields (the user
+    asked for "club" and the record kind reads it as its team column, which the filter is on)."""
     best = max(columns, key=lambda c: name_score(field, c), default=None)
-    return best if best is not None and name_score(field, best) >= 0.8 else None
+    if best is not None and name_score(field, best) >= 0.8:
+        return best
+    wanted = {_norm(field)}
+    kind = _kind_of(plan)
+    if kind is not None and (col := kind.map_field(field)) is not None:
+        wanted.add(_norm(col))
+    for f in getattr(plan, "fields", None) or []:
+        name = getattr(f, "name", None)
+        if name in columns and _norm(str(getattr(f, "normalized", "") or "")) in wanted:
+            return name
+        if name in columns and kind is not None and (col := kind.map_field(name)) is not None:
+            if _norm(col) in wanted:
+                return name
+    return None
+
+
+def _kind_of(plan: Any) -> Any:
+    name = getattr(plan, "kind", None)
+    if not isinstance(name, str):
+        return None
+    from prefect_autodata.agents import kinds
+
+    return kinds.get(name)
+
+
+def _time_column(columns: list[str], plan: Any) -> str | None:
+    """The column a time scope restricts: a date or year column by name, else a requested field the
+    plan types as a date or normalises to date/year/season ("trading day" of a daily price)."""
+    col = next((c for c in columns if expected_type(c) in ("date", "year")), None)
+    if col is not None:
+        return col
+    for f in getattr(plan, "fields", None) or []:
+        name = getattr(f, "name", None)
+        norm = _norm(str(getattr(f, "normalized", "") or ""))
+        if name in columns and (getattr(f, "type", None) == "date" or norm in ("date", "year", "season")):
+            return name
+    return None
 
 
 def _kind(column: str, value: Any) -> str:
@@ -101,18 +154,26 @@ def row_filter(plan: Any, columns: list[str]) -> tuple[str | None, list[str]]:
     out: list[tuple[str, str, Any, str]] = []
     notes: list[str] = []
     for f in getattr(plan, "filters", None) or []:
-        col = _column_for(str(f.field), columns)
+        value = _plain(f.value)
+        aliases = [_plain(a) for a in getattr(f, "aliases", None) or []]
+        if aliases and f.op in ("eq", "in"):
+            value = [*(value if isinstance(value, list) else [value]), *aliases]
+            f = f.model_copy(update={"op": "in"}) if hasattr(f, "model_copy") else f
+        if str(f.field) == "*":  # "Nikon only": the value in any produced column
+            if f.op in ("eq", "in", "contains") and columns:
+                out.append((list(columns), f.op, value, "text"))  # type: ignore[arg-type]
+            continue
+        col = _column_for(str(f.field), columns, plan)
         if col is None:
             notes.append(f"filter {f.field} {f.op} {f.value!r} not applied: no such column")
             continue
-        value = _plain(f.value)
         kind = _kind(col, f.value)
         if f.op in ("ge", "le", "range") and kind == "number" and expected_type(col) == "year":
             kind = "day"
         out.append((col, f.op, value, kind))
     scope = getattr(plan, "time_scope", None)
     if scope is not None:
-        col = next((c for c in columns if expected_type(c) in ("date", "year")), None)
+        col = _time_column(columns, plan)
         lo = (
             scope.start_date.isoformat()
             if scope.start_date
@@ -128,7 +189,7 @@ def row_filter(plan: Any, columns: list[str]) -> tuple[str | None, list[str]]:
         if col is None and (lo or hi):
             notes.append("time scope not applied: no date or year column")
         elif col is not None and (lo or hi):
-            if col not in {c for c, *_ in out}:
+            if col not in {c for c, *_ in out if isinstance(c, str)}:
                 out.append((col, "range", [lo, hi], "day"))
     if not out:
         return None, notes

@@ -188,13 +188,23 @@ class TeamSeasonKind(RecordKind):
         raise NotImplementedError
 
     def refine(self, req: Request, ctx: Context) -> None:
-        teams = [TeamRef(league=f.league, name=f.name, abbr=f.abbr) for f, _ in self.chosen(ctx)]
+        chosen = self.chosen(ctx)
+        teams = [TeamRef(league=f.league, name=f.name, abbr=f.abbr) for f, _ in chosen]
+        # the spellings a page may show instead of the full name: abbreviations and the nickname
+        spellings = [a for f, _ in chosen for a in (f.abbr, *f.abbrs, f.nickname, *f.aliases) if a]
         scope = TeamScope(teams=teams)
         scope.all_teams = not teams and (bool(ALL_TEAMS.search(ctx.text)) or len(req.years) == 1)
         req.kind_scope = scope
         if teams:
             req.filters = [f for f in req.filters if f.field != "team"]
-            req.filters.append(Filter(field="team", op="in", value=[t.name for t in teams]))
+            req.filters.append(
+                Filter(
+                    field="team",
+                    op="in",
+                    value=[t.name for t in teams],
+                    aliases=list(dict.fromkeys(spellings)),
+                )
+            )
         if not teams and not scope.all_teams:
             if ctx.has_source:
                 scope.all_teams = True

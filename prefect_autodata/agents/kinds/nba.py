@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from prefect_autodata.agents.kinds import AddTerm, Check, Context, RecordKind, register
@@ -108,7 +109,9 @@ def _nba_score(ctx: Context) -> float:
 
 def _is_player(ctx: Context) -> bool:
     ps, teams, pw = players(ctx), league(ctx).nba_teams, ctx.has(PLAYER_WORDS)
-    return bool((ps and (pw or not teams)) or (pw and not teams))
+    # "NBA player seasons ... with team PHI": the records are players' even when a team is named
+    asked = bool(ctx.entity) and "player" in re.findall(r"[a-z]+", str(ctx.entity).lower())
+    return bool((ps and (pw or not teams)) or (pw and (not teams or asked)))
 
 
 class NbaTeamKind(TeamSeasonKind):

@@ -58,7 +58,7 @@ NOT_TICKERS = (
 )
 
 _STOCK_WORDS = (
-    r"\b(?:stocks?|shares?|share prices?|equit(?:y|ies)|tickers?|ohlcv?|trading days?|market data|"
+    r"\b(?:stocks?|shares|share prices?|equit(?:y|ies)|tickers?|ohlcv?|trading days?|market data|"
     r"s&p\s*500|sp500|s&p|nasdaq|nyse)\b"
 )
 _PRICE_WORDS = r"\b(?:daily prices?|closing prices?|prices?|quotes?)\b"

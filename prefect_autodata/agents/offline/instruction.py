@@ -277,10 +277,16 @@ def _resolve_time(t: str, mentions: list[_Mention], today: date, req: Request) -
             ts.start_date, ts.end_date = a.start, b.end
             ts.start_year, ts.end_year = a.start.year, b.end.year
     elif m := re.search(
-        rf"\b(?:since|after|starting(?: in| from)?)\s+({_YEAR})\b(?!\s*(?:-|to|through|until))", lo
+        rf"\b(?:since|after|starting(?: in| from)?)\s+({_YEAR})\b(?!\s*(?:-|to|through|until))"
+        rf"|\b(?:from\s+)?({_YEAR})\s+(?:or|and)\s+(?:later|after|beyond|newer|since)\b"
+        rf"|\b(?:from\s+)?({_YEAR})\s*(?:on|onwards?|forwards?|and up)\b(?!\s+(?:the|a|an|this|our|their|[a-z]+\.[a-z]))",
+        lo,
     ):
         ts.kind, ts.phrase = "relative", m.group(0)
-        ts.start_year, ts.end_year = int(m.group(1)), today.year
+        # "since 2015" includes 2015; "after 2015" starts with the year after it
+        y = next(g for g in m.groups() if g)
+        y0 = int(y) + (1 if m.group(0).startswith("after") else 0)
+        ts.start_year, ts.end_year = y0, today.year
         req.assumptions.append(f"open range ends at the current year, {today.year}")
     elif (
         (m := re.search(r"\b(?:since|starting(?: on| from| in)?)\s+", lo))
@@ -411,10 +417,12 @@ _FIELD_HEADER = re.compile(
     r"\b(?:fields?|columns?|attributes?|properties)\s*(?::|=|\bare\b|\bnamed\b)?\s+", re.I
 )
 _CLAUSE_END = re.compile(
-    r"\s+(?:from|on|at|in|for|since|between|during|where|that|which|who|listed|posted|published|shown|"
-    r"available|each|every|per|across|within|via|into|to|by|over|under|above|below|"
-    r"whenever|then|so|if|as a|as an|and (?:save|store|load|put|write|export|land|run|refresh|update)|"
-    r"(?:every|each)\s+(?:day|week|month|hour|weekday|morning|night))\b|[.;:!?()]|$",
+    r"\s+(?:from|on|at|in|for|since|between|during|where|that|which|who|"
+    r"(?<!date )(?<!time )(?<!day )(?:listed|posted|published|shown|available)(?=\s+(?:on|in|at|from|by|since|after|before|between|"
+    r"during|under|over|to|for|via|this|last|the|a|an|now|online|\d)\b|\s*[.,;:!?]|\s*$)|"
+    r"each|every|per(?=\s+(?:the|a|an|each|every|page)\b)|across|within|via|into|to|by|over|under|above|below|"
+    r"whenever|then|(?-i:so)|if|as a|as an|and (?:save|store|load|put|write|export|land|run|refresh|update)|"
+    r"(?:every|each)\s+(?:day|week|month|hour|weekday|morning|night))\b(?!-)|\.(?!\d)|[;:!?()]|$",
     re.I,
 )
 _CMP = (
@@ -457,6 +465,30 @@ _OPS = {
     "=": "eq",
 }
 _NOUN = r"(?!(?:in|on|at|of|for|from|with|and|or|the|to|by|per|each|every|since|between)\b)[a-z]+"
+_PLACE_NOUNS = frozenset("city state country region province county".split())
+_MONEY_FIELD = re.compile(
+    r"price|cost|salary|fee|amount|revenue|budget|wage|rent|fare|income|\bcap\b|capitali[sz]ation|valuation|"
+    r"value|funding|profit|sales|earnings|turnover|spend|pay\b|gross",
+    re.I,
+)
+# "longer than 10 km": a comparative adjective names the field it compares.
+_COMPARATIVES = {
+    "longer": ("length", "ge"),
+    "shorter": ("length", "le"),
+    "taller": ("height", "ge"),
+    "heavier": ("weight", "ge"),
+    "lighter": ("weight", "le"),
+    "older": ("age", "ge"),
+    "younger": ("age", "le"),
+    "bigger": ("size", "ge"),
+    "larger": ("size", "ge"),
+    "smaller": ("size", "le"),
+    "faster": ("speed", "ge"),
+    "slower": ("speed", "le"),
+    "deeper": ("depth", "ge"),
+    "wider": ("width", "ge"),
+    "pricier": ("price", "ge"),
+}
 _UNIT_WORDS = frozenset("dollars dollar euros euro usd eur gbp pounds percent stars star".split())
 
 
@@ -503,6 +535,7 @@ def _clean_item(item: str) -> str:
     item = re.sub(
         r"\s+(?:of|for|from)(?:\s+(?:each|every|all|them|it))?$", "", item.strip(" .,'\""), flags=re.I
     )
+    item = re.sub(r"\s+(?:and|or|&|plus)$", "", item.strip(" .,'\""), flags=re.I)  # a list cut short
     return item.strip(" .,'\"")
 
 
@@ -527,9 +560,14 @@ def _comparison(item: str) -> Filter | None:
             field = f"{head[-2]} {head[-1]}"
     elif noun and noun not in _UNIT_WORDS:
         field = noun
+    elif noun.startswith("star") and _number(m.group("val")) > 10:
+        field = "star"  # "more than 1000 stars": a count, not a rating
     else:
         return None
     return Filter(field=normalize_name(field), op=_OPS[m.group("op").lower()], value=_number(m.group("val")))
+
+
+_ONLY: list[Filter] = []  # the "X only" filters of the sentence being read (a kind may read X itself)
 
 
 def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter], list[tuple[int, int]]]:
@@ -554,6 +592,11 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
                 )
             )
             spans.append(m.span())
+    for m in re.finditer(rf"\b(?P<adj>{'|'.join(_COMPARATIVES)})\s+than\s+{_NUMV}", t, re.I):
+        if free(*m.span()):
+            field, op = _COMPARATIVES[m.group("adj").lower()]
+            out.append(Filter(field=field, op=op, value=_number(m.group("val"))))
+            spans.append(m.span())
     for m in re.finditer(
         rf"(?:(?P<verb>priced|costing|costs?|rated|paying|earning|weighing|aged|scoring|cheaper|older|younger|taller)\s+|"
         rf"\b(?P<field>[a-z]+(?:\s+[a-z]+)?)\s+(?:(?:is|are|of)\s+)?)?{_CMP}\s+{_NUMV}(?:\s+(?P<noun>{_NOUN}))?",
@@ -572,13 +615,17 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         words = [w for w in words[cut:] if w not in LEAD_MODIFIERS and w not in ("is", "are")]
         noun = (m.group("noun") or "").lower()
         if not field:
-            if words:
+            if len(words) >= 2 and singular(words[-2]) == words[-2] and words[-2] not in VERB_FIELDS:
+                field = " ".join(words[-2:])  # "engine size over 600 cc" (not "apartments rent")
+            elif words:
                 field = words[-1]  # "a salary above 80000", "runtime under 100 minutes"
             elif noun and noun not in _UNIT_WORDS and noun not in BOUNDARY_WORDS:
                 field = noun  # "more than 500 beds"
+            elif noun.startswith("star") and _number(m.group("val")) > 10:
+                field = "star"  # "more than 1000 stars": a count, not a rating
         val = m.group("val")
         if re.search(r"[$€£]|\b(?:dollars?|euros?|usd|eur|gbp|pounds)\b", val + " " + noun) and (
-            not field or singular(field.split()[-1]) not in FIELD_WORDS
+            not field or (singular(field.split()[-1]) not in FIELD_WORDS and not _MONEY_FIELD.search(field))
         ):
             field = "price"  # "a car listing under $15,000": money compares a price
         if not field:
@@ -589,14 +636,32 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         spans.append((m.start("op"), m.end()))
     for m in re.finditer(
         r"\b(?:where|whose|with)\s+(?:the\s+)?(?P<field>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|equals|=|being)\s+"
-        r"(?P<val>\"[^\"]+\"|'[^']+'|[A-Z][\w.\-]*(?:\s+[A-Z][\w.\-]*)*|[\w.\-]+)",
+        r"(?P<val>\"[^\"]+\"|'[^']+'|[A-Z][\w.\-/'’&]*(?:(?:\s+|,\s+)(?:[A-Z0-9][\w.\-/'’&]*|or|and|of|&)"
+        r"(?=[\s,?!.;]|$))*|[\w.\-]+)",
         t,
     ):
         if free(*m.span()):
-            out.append(
-                Filter(field=normalize_name(m.group("field")), op="eq", value=m.group("val").strip("\"'"))
-            )
-            spans.append(m.span())
+            val = re.sub(r"(?:[\s,]+(?:or|and|of|&))+$", "", m.group("val").strip("\"'")).rstrip(".")
+            out.append(Filter(field=normalize_name(m.group("field")), op="eq", value=val))
+            spans.append((m.start(), m.start("val") + len(val)))
+    # "Nikon only", "only the STL club", "only American": a value to keep, its field named or not
+    # ("*": any of the record's fields).
+    for m in re.finditer(
+        r"\bonly\s+(?:the\s+)?(?P<val>[A-Z][\w&'’./-]*(?:\s+[A-Z][\w&'’./-]*)*)(?:\s+(?P<noun>[a-z]{3,}))?"
+        r"|(?:^|(?<=,)|(?<=\s))(?P<val2>[A-Z][\w&'’./-]*(?:\s+[A-Z][\w&'’./-]*)*)\s+only\b",
+        t,
+    ):
+        if not free(*m.span()):
+            continue
+        val = (m.group("val") or m.group("val2")).rstrip(".")
+        noun = m.group("noun") or ""
+        if noun and (singular(noun) != noun or noun in BOUNDARY_WORDS | _DETERMINERS | REQUEST_VERBS):
+            noun = ""
+        if val.split()[0].lower() in _MONTHS or re.fullmatch(r"(?:19|20)\d\d", val):
+            continue
+        out.append(Filter(field=noun or "*", op="eq", value=val))
+        _ONLY.append(out[-1])
+        spans.append(m.span())
     for m in re.finditer(
         r"\b(?:on|for|along|of|at)\s+(?:the\s+)?(?P<field>[a-z]+)\s+(?P<val>\d{1,4}[A-Za-z]?)\b"
         r"(?!\s*(?:days?|weeks?|months?|years?|seasons?|hours?|minutes?|%|percent|stars?))",
@@ -627,6 +692,22 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         if free(*m.span()):
             out.append(Filter(field=m.group("field").lower(), op="eq", value=m.group("val").strip("\"'")))
             spans.append(m.span())
+    # "in the Federal court", "from the Eastern conference": a named value, then the (singular) noun
+    # naming the field it belongs to.
+    for m in re.finditer(
+        r"\b(?:in|from|under)\s+the\s+(?P<val>(?:[A-Z][\w&'’.\-]*\s+)*?[A-Z][\w&'’.\-]*)\s+(?P<field>[a-z]{3,})\b",
+        t,
+    ):
+        noun = m.group("field")
+        if (
+            free(*m.span())
+            and singular(noun) == noun
+            and noun not in BOUNDARY_WORDS | LEAD_MODIFIERS | _DETERMINERS
+            and not noun.endswith(("ing", "ed", "ly"))
+            and m.group("val").split()[0].lower().rstrip(".") not in _MONTHS
+        ):
+            out.append(Filter(field=noun, op="eq", value=m.group("val")))
+            spans.append(m.span())
     for m in re.finditer(
         rf"\b(?P<field>{nouns})\s+(?:called|named|of)?\s*(?P<val>\"[^\"]+\"|'[^']+')",
         t,
@@ -635,7 +716,7 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             out.append(Filter(field=m.group("field").lower(), op="eq", value=m.group("val").strip("\"'")))
             spans.append(m.span())
     for m in re.finditer(
-        r"\b(?:in|near|around|across|throughout)\s+(?P<val>(?:the\s+)?[A-Z][\w.'’\-]*(?:\s+(?:[A-Z][\w.'’\-]*|of|de|del|am|upon))*)",
+        r"\b(?:in|near|around|across|throughout|(?:departing|leaving|flying|originating|shipping|arriving)\s+(?:from|at|in))\s+(?P<val>(?:the\s+)?[A-Z][\w.'’\-]*(?:\s+(?:[A-Z][\w.'’\-]*|of|de|del|am|upon))*)",
         t,
     ):
         val = re.sub(r"^the\s+", "", m.group("val"))
@@ -643,7 +724,11 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         first = val.split()[0].lower().rstrip(".")
         if not free(*m.span()) or first in _MONTHS or first in ("english", "the", "q1", "q2", "q3", "q4"):
             continue
-        out.append(Filter(field="location", op="eq", value=val))
+        last = val.split()[-1].lower()
+        if len(val.split()) > 1 and last in ATTRIBUTE_NOUNS and last not in _PLACE_NOUNS:
+            out.append(Filter(field=last, op="eq", value=val))  # "in the Premier League": league
+        else:
+            out.append(Filter(field="location", op="eq", value=val))
         spans.append(m.span())
     return out, spans
 
@@ -675,7 +760,16 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
                 continue
             chunk = _phrase_after(t, m.end())
             if not chunk.strip():
+                # "with at bats and home runs": a field list whose first word is a preposition
+                lead = re.match(r"(?:at|on|in)\s+[a-z]+(?=\s*(?:,|\band\b|&))", t[m.end() :])
+                chunk = (
+                    t[m.end() : m.end() + lead.end()] + _phrase_after(t, m.end() + lead.end()) if lead else ""
+                )
+            if not chunk.strip():
                 continue
+            if re.search(r",\s*(?:and|or)\s|,.*\sand\s", chunk):
+                # "make & model, cost, and mileage": "&" joins one field's words when the list ends with "and"
+                chunk = re.sub(r"\b(\w+) & (\w+)\b", r"\1&\2", chunk)
             raw = [x for x in _LIST_SPLIT.split(chunk) if x.strip()]
             k = next((i for i, x in enumerate(raw) if i and _NESTED_TRIGGER.match(x.strip())), 0)
             if k and m.group(0).strip().lower() in ("with", "having"):
@@ -687,6 +781,13 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
             parts = [x for x in (_clean_item(x) for x in raw) if x]
             if parts and _CMP_AHEAD.match(t, m.end() + len(chunk)):
                 parts = parts[:-1]  # "with a rating above 4": the subject of a filter
+                # "... over 100 million and its capital": the list goes on after the comparison
+                after = re.compile(
+                    rf"\s+(?:of\s+)?{_CMP}\s+{_NUMV}(?:\s+{_NOUN})?\s*(?:,\s*)?(?:and\s+|,\s*)", re.I
+                )
+                if (cont := after.match(t, m.end() + len(chunk))) is not None:
+                    more = _phrase_after(t, cont.end())
+                    parts += [x for x in (_clean_item(x) for x in _LIST_SPLIT.split(more)) if x]
             for it in parts:
                 f = _comparison(it) or _value_feature(it)
                 if f:
@@ -713,20 +814,28 @@ def _value_feature(item: str) -> Filter | None:
     m = _VALUE_FEATURE.fullmatch(item.strip())
     if m is None or set(m.group("field").split()) & _FEATURE_STOP:
         return None
+    if m.group("value").isupper() and m.group("value").lower() in FIELD_WORDS:
+        return None  # "image URL", "CVE ID": a field name with an acronym, not a value
     return Filter(field=normalize_name(m.group("field")), op="eq", value=m.group("value"))
 
 
 _DETERMINERS = frozenset("the a an all every each some any these those".split())
+# Words that end the entity phrase: the generic boundaries, and "off"/"near"-like place prepositions.
+_ENTITY_STOP = BOUNDARY_WORDS | {"off", "near", "around", "throughout", "along", "outside", "inside"}
 _TIME_WORDS = frozenset(
     "per last past next previous this today yesterday daily weekly monthly hourly".split()
 )
 _PARTICIPLE = re.compile(r"[a-z]{3,}(?<!ee)(?<!us)ed")  # granted, filed, decided; not "used", "seed"
+_ADJECTIVES = frozenset(
+    "open public private new old free official raw large small big national local global annual".split()
+)
 _TAIL_CONTAINERS = frozenset(
     "table tables list lists dataset datasets database csv spreadsheet directory index catalog catalogue".split()
 )
 _LEAD = re.compile(
     r"^(?:(?:please|kindly|hey|hi|ok|so|now)[,\s]+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
-    r"(?:(?:i|we)\s+(?:would like|'d like|need|want|wish|am looking for|are looking for)\s+(?:to\s+(?:have|get|see|collect|scrape|download|build|compile|gather|track|monitor|pull|fetch|extract)\s+)?)?",
+    r"(?:(?:is|would)\s+it\s+(?:be\s+)?possible\s+(?:for\s+(?:you|me|us)\s+)?to\s+(?:have|get|see|collect|scrape|download|build|compile|gather|pull|fetch|extract|make|create)\s+)?"
+    r"(?:(?:i|we)\s*(?:would like|['’]d like|need|want|wish|(?:am|are|['’]m|['’]re)\s+looking for)\s+(?:to\s+(?:have|get|see|collect|scrape|download|build|compile|gather|track|monitor|pull|fetch|extract)\s+)?)?",
     re.I,
 )
 
@@ -757,10 +866,14 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
     for tok in toks[i:]:
         w = tok.group(0)
         lw = w.lower()
-        if lw in BOUNDARY_WORDS or lw in (",", ";", ":", "(", ")") or re.fullmatch(r"(?:19|20)\d\d.*", lw):
+        if lw in _ENTITY_STOP or lw in (",", ";", ":", "(", ")") or re.fullmatch(r"(?:19|20)\d\d.*", lw):
             break
         if words and (lw in _DETERMINERS or lw in _TIME_WORDS or _PARTICIPLE.fullmatch(lw)):
             break  # "movies released in 2023", "wait times every hour"
+        if words and lw in ("you", "we", "they", "i", "one"):
+            break  # "papers you can find": a relative clause
+        if words and re.match(r"\s+than\b", s[tok.end() :], re.I):
+            break  # "hiking trails longer than 10 km"
         if words and lw.endswith("ing") and len(lw) > 4 and lw not in ING_NOUNS:
             nxt = s[tok.end() :].split(None, 1)
             if nxt and (
@@ -770,6 +883,21 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
         if field_start is not None and tok.start() >= field_start - (len(t) - len(s)):
             break
         words.append(w)
+    # "members of parliament", "points of interest": a plural head, "of", a bare singular noun
+    if words and words[-1].lower().endswith("s") and singular(words[-1].lower()) != words[-1].lower():
+        k = len(words) + i
+        if k + 1 < len(toks) and toks[k].group(0).lower() == "of":
+            w2 = toks[k + 1].group(0)
+            after = toks[k + 2].group(0).lower() if k + 2 < len(toks) else ""
+            if (
+                w2.islower()
+                and singular(w2) == w2
+                and w2 not in _ENTITY_STOP | LEAD_MODIFIERS | _DETERMINERS | REQUEST_VERBS
+                and w2 not in FIELD_WORDS
+                and (not after or after in _ENTITY_STOP or after in (",", ";", ":", "("))
+                and (field_start is None or toks[k + 1].end() <= field_start - (len(t) - len(s)))
+            ):
+                words = [*words, "of", w2]
     lead_fields: list[str] = []
     rest = s[start:]
     # "the names and prices of all products", "name, team and height of every player"
@@ -785,9 +913,10 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
             and (len(cand) > 1 or singular(cand[0].split()[-1].lower()) in FIELD_WORDS)
             and not any(c.lower() in CONTAINER_NOUNS for c in cand)
         ):
-            lead_fields = cand
             sub, _ = _entity(m.group("rest"), None, True)
-            return sub, lead_fields
+            if sub not in (None, "one", "them", "it"):
+                return sub, cand
+            # "..., giving title and year for each one": the entity came first, the fields follow
     # "a list of X", "the table of X", "data on X", "information about X"
     m = re.match(
         r"(?:(?:a|an|the|one|complete|full|comprehensive|big|clean|simple|single)\s+)*(?P<c>[a-z]+)\s+(?:of|on|about|for)\s+(?P<rest>.+)",
@@ -821,12 +950,21 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
 
 
 def _noun(words: list[str]) -> str | None:
+    if len(words) >= 3 and words[-2].lower() == "of":  # "members of parliament" → "member of parliament"
+        head = _noun(words[:-2])
+        return f"{head} of {words[-1].lower()}" if head else None
     ws = [w for w in words if w.lower() not in LEAD_MODIFIERS and not re.fullmatch(r"\d+", w)]
-    while len(ws) > 1 and (ws[-1].lower() in GENERIC_TAILS or ws[-1].lower() in _TAIL_CONTAINERS):
+    while (
+        len(ws) > 1
+        and (ws[-1].lower() in GENERIC_TAILS or ws[-1].lower() in _TAIL_CONTAINERS)
+        and ws[-2].lower() not in _ADJECTIVES
+    ):
         ws.pop()
     while ws and ws[0].lower() in REQUEST_VERBS:
         ws.pop(0)
     ws = [w.strip("'’") for w in ws if w.strip("'’")]
+    ws = [w.rstrip(".") if w.count(".") == 1 else w for w in ws]  # "movies." at the sentence end
+    ws = [w for w in ws if w]
     vague = GENERIC_TAILS | {"stats", "statistics", "stuff", "things", "it", "them", "this", "that"}
     if not ws or all(w.lower() in vague for w in ws) or ws[-1].lower() in ("stats", "stuff", "things"):
         return None  # "Collect stats", "Chicago stats": no kind of record named
@@ -939,6 +1077,7 @@ def _cadence(t: str) -> Cadence | None:
 
 def _clean(text: str) -> str:
     raw = unicodedata.normalize("NFC", text or "")
+    raw = re.sub(r"\s+[—―]\s+", ", ", raw)  # "papers — fields: ...": a clause break, not a range
     return re.sub(r"\s+", " ", raw.replace("–", "-").replace("—", "-").replace("‐", "-")).strip()
 
 
@@ -972,7 +1111,19 @@ def parse_request(
     req.coverage = _coverage(t.lower())
     req.cadence = _cadence(t)
     blocked = [m.span for m in mentions]
+    _ONLY.clear()
     filters, fspans = _find_filters(t, blocked)
+    if lead := re.match(r"For\s+(?:the\s+)?([A-Z][\w&'’./-]*(?:\s+[A-Z][\w&'’./-]*)*),\s+", t):
+        # "For Action Thriller, can I get ...": a value to keep, then the request
+        if lead.group(1).split()[0].lower() not in _MONTHS and not any(
+            f.value == lead.group(1) for f in filters
+        ):
+            filters.append(Filter(field="*", op="eq", value=lead.group(1)))
+            _ONLY.append(filters[-1])
+        t = t[lead.end() :]
+        t = t[:1].upper() + t[1:]
+        blocked = [(a - lead.end(), b - lead.end()) for a, b in blocked if a >= lead.end()]
+    only = list(_ONLY)
     said_fields, field_filters, all_fields, field_start = _find_fields(t, blocked)
     phrase, lead_fields = _entity(t, field_start, False)
     if lead_fields and not said_fields:
@@ -999,7 +1150,11 @@ def parse_request(
         req.entity = EntityName(singular=kind.singular, plural=kind.plural)
         if not kind.location_filters:
             req.filters = [f for f in req.filters if f.field != "location"]
+        before = len(req.filters)
         _refine_never_required(kind, req, ctx)
+        if len([f for f in req.filters if f not in only]) > before - len(only):
+            # the kind read the "X only" value as its own scope (a team, a ticker): keep its filter
+            req.filters = [f for f in req.filters if f not in only]
 
     req.fields = _choose_fields(req, kind, fields, schema, said_fields)
     _drop_field_words_as_values(req, said_fields)
