@@ -314,7 +314,7 @@ def collect(
             ws,
             say,
             base["warnings"],
-            instruction=instruction,
+            instruction=cadence_text(squads.plan, instruction),
             schedule=schedule,
             timezone=timezone,
             destination=destination or (str(db) if db else None),
@@ -373,6 +373,17 @@ def _destination(destination: str | None, db: str | Path | None, ws: Workspace) 
             return destination, ""
         return block.path, block.table_prefix
     return (str(db) if db else str(ws.db_path)), ""
+
+
+def cadence_text(plan: Any, instruction: str | None) -> str | None:
+    """What the deployment's schedule is read from when ``--schedule`` is absent: the cadence the
+    plan read in the request ("every weekday after market close"), not the whole sentence (a
+    "daily" data adjective or an "each team" scope is no schedule); None when the request states
+    none. A plan without a cadence attribute leaves the instruction as it was."""
+    if not hasattr(plan, "cadence"):
+        return instruction
+    cadence = plan.cadence
+    return cadence.phrase if cadence is not None else None
 
 
 def _deploy(

@@ -99,7 +99,7 @@ def test_years_since_and_past_n_years():
         (
             "Collect NVDA's daily prices every weekday after market close",
             "every weekday after market close",
-            "30 16 * * 1-5",
+            "30 17 * * 1-5",
             "America/New_York",
         ),
         ("refresh the bus stops on the first of every month at 02:00 UTC", None, "0 2 1 * *", "UTC"),

@@ -1035,7 +1035,7 @@ def _cadence(t: str) -> Cadence | None:
     elif re.search(r"\b(?:noon|midday)\b", lo):
         hh = 12
     elif re.search(r"\bafter (?:the )?market close\b", lo):
-        hh, mm, tz = 16, 30, "America/New_York"
+        hh, mm, tz = 17, 30, "America/New_York"  # as the deployment schedule reads it
     elif re.search(r"\bmidnight\b", lo):
         hh = 0
     cron = None
