@@ -1,0 +1,86 @@
+"""Request filters read from the sentence become the spec's row filter (agents/induction/filters.py):
+real parsed requests, the generated step run as the runtime runs it, text compared case-insensitively."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from prefect_autodata.agents.induction.filters import row_filter
+from prefect_autodata.agents.plan import make_plan
+
+TODAY = date(2025, 3, 1)
+
+
+def _kept(instruction: str, rows: list[dict], key: str, **kw) -> list:
+    plan = make_plan(instruction, today=TODAY, **kw)
+    code, notes = row_filter(plan, list(rows[0]))
+    assert code is not None, (plan.filters, plan.time_scope, notes)
+    assert not [n for n in notes if "not applied" in n], notes
+    ns: dict = {}
+    exec(compile(code, "<filter>", "exec"), ns)
+    return [r[key] for r in ns["transform"](rows)]
+
+
+def test_a_value_only_keeps_rows_showing_it_in_any_column():
+    rows = [
+        {"model": "D750", "brand": "Nikon", "price": "$900"},
+        {"model": "EOS R", "brand": "Canon", "price": "$1,200"},
+        {"model": "Z6", "brand": "NIKON", "price": "$1,100"},
+    ]
+    got = _kept("Could you build a table of cameras, Nikon only, with model, brand and price?", rows, "model")
+    assert got == ["D750", "Z6"]
+
+
+def test_a_capitalised_league_names_its_field():
+    rows = [
+        {"name": "Arsenal", "league": "Premier League"},
+        {"name": "Celtic", "league": "Scottish Premiership"},
+        {"name": "Chelsea", "league": "premier league"},
+    ]
+    got = _kept("Collect all football clubs in the Premier League with name and league", rows, "name")
+    assert got == ["Arsenal", "Chelsea"]
+
+
+def test_a_team_filter_keeps_its_abbreviation_under_the_users_column_word():
+    # the user calls the team "club"; the page shows abbreviations or full names
+    rows = [
+        {"club": "STL", "era": "3.10", "so": "1200"},
+        {"club": "St. Louis Cardinals", "era": "3.50", "so": "1100"},
+        {"club": "CHC", "era": "4.00", "so": "1300"},
+    ]
+    got = _kept(
+        "We need every MLB team pitching season you can find, only the STL club, listing club, ERA and SO.",
+        rows,
+        "club",
+        sources=["https://stats.example.org/pitching"],
+    )
+    assert got == ["STL", "St. Louis Cardinals"]
+
+
+def test_open_ranges_and_their_first_year():
+    rows = [{"team": "A", "season": "2001"}, {"team": "B", "season": "2002"}, {"team": "C", "season": "2019"}]
+    assert _kept(
+        "Every club season on https://x.example.org 2002 or later with team and season", rows, "team"
+    ) == [
+        "B",
+        "C",
+    ]
+    assert _kept(
+        "Every club season on https://x.example.org after 2002 with team and season", rows, "team"
+    ) == ["C"]
+
+
+def test_a_time_scope_finds_the_date_column_by_the_plans_field_types():
+    rows = [
+        {"ticker": "AAPL", "trading_day": "2023-05-12", "close": "1"},
+        {"ticker": "AAPL", "trading_day": "May 16, 2023", "close": "2"},
+        {"ticker": "AAPL", "trading_day": "2023-05-26", "close": "3"},
+    ]
+    got = _kept(
+        "Would you extract every daily stock price on this site from 2023-05-15 through 2023-05-25?",
+        rows,
+        "close",
+        fields=["ticker", "trading_day", "close"],
+        sources=["https://prices.example.com"],
+    )
+    assert got == ["2"]
