@@ -8,8 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from prefect_autodata.runtime import landing
+from prefect_autodata.runtime import load as landing
 from prefect_autodata.runtime.columns import FETCHED_AT as LINEAGE_AT
+from prefect_autodata.runtime.columns import ORDINAL
 from prefect_autodata.runtime.columns import SOURCE_URL as LINEAGE_URL
 from prefect_autodata.runtime.pipeline import Validated
 from prefect_autodata.runtime.spec import CollectorSpec
@@ -27,8 +28,15 @@ def validate_step(
 
     if not isinstance(checks, CheckSpec):
         checks = CheckSpec.model_validate(checks)
-    full = good.reset_index(drop=True)
     data_cols = [c.name for c in spec.output_columns()]
+    staged = isinstance(good, landing.Stage)
+    # a streamed run's rows are read from its stage here, the one time they are materialised
+    full = good.read([*data_cols, LINEAGE_URL, LINEAGE_AT]) if staged else good.reset_index(drop=True)
+    if staged:  # the pandas types normalize gives (nullable integers, naive dates), as for a frame batch
+        from prefect_autodata.runtime.normalize import cast_column
+
+        for col in spec.output_columns():
+            full[col.name] = cast_column(full[col.name], col)[0]
     from prefect_autodata.workspace import Workspace
 
     ws = Workspace(Path(db_path).resolve().parent) if db_path else Workspace.default()
@@ -37,7 +45,12 @@ def validate_step(
     from prefect_autodata.datadocs import write_site_index
 
     write_site_index(ws)  # the index across every collector of this workspace
-    kept = full.loc[res.good.index]
+    if staged:
+        dropped = full.index.difference(res.good.index)
+        good.drop(full.loc[dropped, ORDINAL].tolist())
+        kept = good
+    else:
+        kept = full.loc[res.good.index]
     quarantined = res.quarantined
     if len(quarantined):
         quarantined = quarantined.join(full[[LINEAGE_URL, LINEAGE_AT]], how="left")

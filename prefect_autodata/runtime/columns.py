@@ -17,6 +17,7 @@ FETCHED_AT = "_autodata_fetched_at"  # when that page was fetched (UTC)
 ERROR = "_error"  # why extract or normalize rejected the row (rejected rows only)
 FAILED_CHECKS = "_autodata_failed_checks"  # the row checks a row failed (quarantine reason)
 ORDINAL = "_autodata_ord"  # the row's position in its batch (last one wins among duplicate keys)
+PART = "_autodata_part"  # the page a staged row came from, in request order (ties of ORDINAL across pages)
 
 # -- lineage tables --------------------------------------------------------------------------------------
 RUNS_TABLE = "_autodata_runs"  # one row per run
@@ -30,6 +31,9 @@ BATCH_VIEW = "_autodata_batch"  # the typed batch registered with DuckDB
 STAGE_TABLE = "_autodata_stage"  # the deduplicated batch, merged into the target in one transaction
 QUARANTINE_VIEW = "_autodata_quarantine"
 SOURCES_VIEW = "_autodata_sources_df"
+STAGED_DB = "_autodata_staged"  # the run's staging file, attached read-only to the destination while merging
+KEPT_TABLE = "_autodata_kept"  # stored non-null values a staged null must not overwrite
+STAGING_DIR = "staging"  # ``<db folder>/staging/<table>-<run_id>.duckdb``: a streamed run's typed rows
 
 # -- types -----------------------------------------------------------------------------------------------
 DUCKDB_TYPES = {

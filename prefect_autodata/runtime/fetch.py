@@ -127,6 +127,10 @@ class FetchStats:
     failures: int = 0
 
 
+#: bodies kept for conditional re-requests (ETag/Last-Modified) within one fetcher, at most this many bytes
+VALIDATOR_CACHE_BYTES = 32 * 2**20
+
+
 @dataclass
 class _Validator:
     etag: str | None
@@ -319,6 +323,7 @@ class Fetcher:
         self.sources: list[SourceRecord] = []
         self.stats = FetchStats()
         self._validators: dict[str, _Validator] = {}
+        self._validator_bytes = 0
         self._gates: dict[str, _HostGate] = {}
         self._lock = threading.Lock()
         self.robots = RobotsCache(self._download_robots)
@@ -617,8 +622,10 @@ class Fetcher:
             )
             if method == "GET" and status == 200 and self.policy.conditional_requests:
                 etag, modified = resp_headers.get("etag"), resp_headers.get("last-modified")
-                if etag or modified:
-                    with self._lock:
+                size = len(resp.content) + len(resp.text)
+                if (etag or modified) and self._validator_bytes + size <= VALIDATOR_CACHE_BYTES:
+                    with self._lock:  # bounded: a big run must not keep every body it fetched
+                        self._validator_bytes += size
                         self._validators[current] = _Validator(etag, modified, resp)
                         self._validators.setdefault(url, _Validator(etag, modified, resp))
             return resp

@@ -134,6 +134,11 @@ def mark_aborted(con: duckdb.DuckDBPyConnection, collector: str) -> int:
     return len(dead)
 
 
+def running_runs(con: duckdb.DuckDBPyConnection) -> set[str]:
+    """Ids of the runs (any collector) still recorded ``running``: their stage files are in use."""
+    return {r[0] for r in con.execute(f"SELECT run_id FROM {RUNS_TABLE} WHERE status = 'running'").fetchall()}
+
+
 def _pending_dir(db_path: str) -> Path:
     return Path(db_path).resolve().parent / "pending"
 

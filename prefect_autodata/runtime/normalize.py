@@ -9,6 +9,7 @@ production lands. Extraction (runner/extract) never types; landing (landing/load
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
@@ -65,10 +66,10 @@ def apply_python_step(spec: CollectorSpec, raw: pd.DataFrame) -> pd.DataFrame:
 def require_rows(normalized: Normalized) -> None:
     """A run whose every fetched row was rejected is a failure, never an empty success."""
     frame = normalized.frame
-    if normalized.fetched and frame.good.empty and len(frame.rejected):
+    if normalized.fetched and frame.good.empty and frame.n_rejected:
         reason = frame.rejected[ERROR].iloc[0]
         raise NoRecordsError(
-            f"all {len(frame.rejected)} fetched row(s) were rejected (e.g. {reason}); refusing to report an empty success"
+            f"all {frame.n_rejected} fetched row(s) were rejected (e.g. {reason}); refusing to report an empty success"
         )
 
 
@@ -76,15 +77,19 @@ def require_rows(normalized: Normalized) -> None:
 class Frame:
     """Typed rows ready to land, plus the rows that were rejected and why."""
 
-    good: pd.DataFrame
-    rejected: pd.DataFrame
+    good: pd.DataFrame  # or a ``load.Stage`` holding them (a streamed run)
+    rejected: pd.DataFrame  # the rejected rows (a streamed run keeps the first ones; all are counted)
     issues: list[Issue]
+    rejected_total: int | None = None  # a streamed run: how many were rejected (None: len(rejected))
+
+    @property
+    def n_rejected(self) -> int:
+        return len(self.rejected) if self.rejected_total is None else self.rejected_total
 
 
 def raw_frame(spec: CollectorSpec, collected: Collected) -> pd.DataFrame:
     """All emitting sources' rows as one untyped DataFrame (columns: output columns + lineage + _error)."""
-    cols = [c.name for c in spec.output_columns()]
-    parts = []
+    parts: list[pd.DataFrame | list[dict]] = []
     for s in spec.sources:
         if not s.emit:
             continue
@@ -93,19 +98,52 @@ def raw_frame(spec: CollectorSpec, collected: Collected) -> pd.DataFrame:
             continue
         parts.extend(o.frames)
         if o.rows:
-            parts.append(pd.DataFrame.from_records(o.rows))
-    if not parts:
-        return pd.DataFrame(columns=[*cols, LINEAGE_URL, LINEAGE_AT, ERROR])
-    df = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0].reset_index(drop=True)
-    for c in [*cols, LINEAGE_URL, LINEAGE_AT, ERROR]:
+            parts.append(o.rows)
+    return raw_from_parts(spec, parts)
+
+
+def raw_columns(spec: CollectorSpec) -> list[str]:
+    return [*(c.name for c in spec.output_columns()), LINEAGE_URL, LINEAGE_AT, ERROR]
+
+
+def raw_from_parts(spec: CollectorSpec, parts: list[pd.DataFrame | list[dict]]) -> pd.DataFrame:
+    """Pages (frames of the columnar path, lists of record dicts) as one untyped frame, in the given order."""
+    cols = raw_columns(spec)
+    frames = [p if isinstance(p, pd.DataFrame) else pd.DataFrame.from_records(p) for p in parts if len(p)]
+    if not frames:
+        return pd.DataFrame(columns=cols)
+    df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0].reset_index(drop=True)
+    for c in cols:
         if c not in df.columns:
             df[c] = None
-    return df[[*cols, LINEAGE_URL, LINEAGE_AT, ERROR]]
+    return df[cols]
 
 
 def to_frame(spec: CollectorSpec, raw: pd.DataFrame) -> Frame:
     """Cast each column to its declared type; rows with an uncastable value or a null key are rejected."""
-    issues: list[Issue] = []
+    frame, bad, _ = _typed(spec, raw)
+    frame.issues.extend(type_issues(spec, bad, len(raw)))
+    return frame
+
+
+def type_issues(spec: CollectorSpec, bad: dict[str, tuple[int, Any]], rows: int) -> list[Issue]:
+    """``type_mismatch`` issues from per-column (uncastable count, first such value) over ``rows`` rows."""
+    out = []
+    for col in spec.output_columns():
+        if col.name not in bad:
+            continue
+        n, sample = bad[col.name]
+        msg = f"column {col.name!r}: {n} value(s) are not {col.type} (e.g. {sample!r})"
+        out.append(
+            Issue(kind="type_mismatch", source="*", field=col.name, message=msg, ratio=float(n / rows))
+        )
+    return out
+
+
+def _typed(spec: CollectorSpec, raw: pd.DataFrame) -> tuple[Frame, dict[str, tuple[int, Any]], Any]:
+    """The typed frame (no issues yet); per column, how many values could not be cast and the first one;
+    the mask of the raw rows kept as good."""
+    bad_by_col: dict[str, tuple[int, Any]] = {}
     df = raw.copy()
     reasons = pd.Series(df[ERROR].where(df[ERROR].notna(), None), index=df.index, dtype=object)
     for col in spec.output_columns():
@@ -115,9 +153,7 @@ def to_frame(spec: CollectorSpec, raw: pd.DataFrame) -> Frame:
             sample = raw.loc[bad, col.name].iloc[0]
             msg = f"column {col.name!r}: {int(bad.sum())} value(s) are not {col.type} (e.g. {sample!r})"
             reasons = reasons.where(~bad | reasons.notna(), msg)
-            issues.append(
-                Issue(kind="type_mismatch", source="*", field=col.name, message=msg, ratio=float(bad.mean()))
-            )
+            bad_by_col[col.name] = (int(bad.sum()), sample)
     for rule in _required_fields(spec):
         missing = df[rule].isna()
         reasons = reasons.where(~missing | reasons.notna(), f"required field {rule!r} is empty")
@@ -130,7 +166,86 @@ def to_frame(spec: CollectorSpec, raw: pd.DataFrame) -> Frame:
     good = df.loc[~bad_rows].drop(columns=[ERROR]).reset_index(drop=True)
     rejected = df.loc[bad_rows].copy()
     rejected[ERROR] = reasons[bad_rows]
-    return Frame(good, rejected.reset_index(drop=True), issues)
+    return Frame(good, rejected.reset_index(drop=True), []), bad_by_col, ~bad_rows.to_numpy()
+
+
+#: rows a streamed run types at a time (bounds its memory; the result does not depend on it)
+STREAM_BATCH_ROWS = 50_000
+
+
+class StreamNormalizer:
+    """Normalize records as pages arrive: ``add`` buffers a page, every ``batch_rows`` rows the buffer is
+    typed (``to_frame``'s casts, batch by batch) and handed to ``sink.append(good, parts)`` with each
+    row's page position (``sink`` is a ``load.Stage``).
+
+    For specs without a ``python`` step (a step sees the whole record set, so such a run normalizes
+    once, as the dry run does). ``finish`` returns what ``normalize`` would: the issues over all rows
+    (counts and ratios of the whole run), the rejected rows (the first ``keep_rejected`` kept, all
+    counted) and the number of rows fetched. Thread-safe: pages may arrive from fetch threads.
+    """
+
+    def __init__(
+        self,
+        spec: CollectorSpec,
+        sink: Any,
+        *,
+        batch_rows: int | None = None,
+        keep_rejected: int = 1_000,
+    ) -> None:
+        self.spec, self.sink = spec, sink
+        self.batch_rows, self.keep_rejected = batch_rows or STREAM_BATCH_ROWS, keep_rejected
+        self.fetched = 0
+        self.rejected_rows = 0
+        self._rejected: list[pd.DataFrame] = []
+        self._bad: dict[str, tuple[int, Any]] = {}
+        self._buffer: list[tuple[int, pd.DataFrame | list[dict]]] = []
+        self._buffered = 0
+        self._lock = threading.Lock()
+        self._flush_lock = threading.Lock()
+
+    def add(self, part: int, page: pd.DataFrame | list[dict]) -> None:
+        """One page of raw records (a frame or record dicts); ``part`` orders pages as the requests do."""
+        if not len(page):
+            return
+        with self._lock:
+            self._buffer.append((part, page))
+            self._buffered += len(page)
+            full = self._buffered >= self.batch_rows
+        if full:
+            self.flush()
+
+    def flush(self) -> None:
+        with self._flush_lock:
+            with self._lock:
+                pages, self._buffer, self._buffered = self._buffer, [], 0
+            if not pages:
+                return
+            raw = raw_from_parts(self.spec, [p for _, p in pages])
+            parts = pd.Series([part for part, p in pages for _ in range(len(p))], dtype="int64")
+            frame, bad, kept = _typed(self.spec, raw)
+            self.fetched += len(raw)
+            for c, (n, sample) in bad.items():
+                had = self._bad.get(c)
+                self._bad[c] = (n + had[0], had[1]) if had else (n, sample)
+            if len(frame.rejected):
+                self.rejected_rows += len(frame.rejected)
+                room = self.keep_rejected - sum(len(r) for r in self._rejected)
+                if room > 0:
+                    self._rejected.append(frame.rejected.head(room))
+            if len(frame.good):
+                good_parts = parts[kept].reset_index(drop=True)
+                self.sink.append(frame.good, good_parts)
+
+    def finish(self) -> Normalized:
+        """Flush the rest: the frame (``good`` is the sink), as ``normalize`` returns it; ``raw`` is not kept."""
+        self.flush()
+        cols = raw_columns(self.spec)
+        rejected = (
+            pd.concat(self._rejected, ignore_index=True) if self._rejected else pd.DataFrame(columns=cols)
+        )
+        issues = type_issues(self.spec, self._bad, self.fetched) if self.fetched else []
+        frame = Frame(self.sink, rejected, issues, rejected_total=self.rejected_rows)
+        return Normalized(frame, pd.DataFrame(columns=cols), self.fetched)
 
 
 def _required_fields(spec: CollectorSpec) -> list[str]:

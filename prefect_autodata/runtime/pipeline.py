@@ -4,6 +4,13 @@ Plain functions. ``flows/run_collector.py`` wraps each step as a Prefect task an
 ``run_steps``; ``run_spec`` calls it without Prefect. The validate step lives above the runtime
 (``expectations.step.validate_step``) and is handed in through ``Steps``, so the runtime never imports
 the expectations layer.
+
+Streaming: when the fetch step takes a ``sink`` (``fetch_step`` and its task do), records flow page by
+page from extract through ``normalize.StreamNormalizer`` (typed in batches) into a ``load.Stage`` (a
+scratch DuckDB file); the extract step finishes the stream and hands the stage on as ``Frame.good``;
+validation reads the staged rows once; the load step merges the stage in one transaction. A spec with
+a ``python`` step normalizes its whole record set at once (the step sees every record, as in the dry run).
+A failing step is a ``StepFailed`` naming the step, the run and what was done so far.
 """
 
 from __future__ import annotations
@@ -14,8 +21,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
 
-from prefect_autodata.errors import AutoDataError, ConfigError
-from prefect_autodata.runtime import landing
+from prefect_autodata.errors import AutoDataError, ConfigError, TransientError
+from prefect_autodata.runtime import load as landing
 from prefect_autodata.runtime.normalize import Frame
 from prefect_autodata.runtime.result import RunResult
 from prefect_autodata.runtime.runner import Collected
@@ -30,6 +37,27 @@ class Steps:
     extract: Callable[..., tuple[Frame, int]]
     land: Callable[..., Any]
     validate: Callable[..., Validated] | None = None  # None: ``validate_step``
+
+
+class StepFailed(AutoDataError):
+    """A step of a run failed: ``step`` (fetch, extract, validate, land), the ``run_id``, the run's ``stats``
+    so far (requests, rows fetched...) and the step's own error as ``cause`` (its message is this one's)."""
+
+    def __init__(self, step: str, run_id: str, stats: dict[str, Any], cause: AutoDataError) -> None:
+        super().__init__(str(cause))
+        self.step, self.run_id, self.stats, self.cause = step, run_id, dict(stats), cause
+        self.retryable = isinstance(cause, TransientError)
+
+
+def accepts_sink(fn: Callable[..., Any]) -> bool:
+    """Whether a fetch step (a function or a Prefect task) takes ``sink=``: then the run streams."""
+    import inspect
+
+    try:
+        params = inspect.signature(getattr(fn, "fn", fn)).parameters
+    except (TypeError, ValueError):
+        return False
+    return "sink" in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
 
 
 @dataclass
@@ -48,12 +76,19 @@ class Validated:
 
 
 def fetch_step(
-    spec: CollectorSpec, *, base_url: str | None, today: date | None, cursor: Any, fetcher: Any = None
+    spec: CollectorSpec,
+    *,
+    base_url: str | None,
+    today: date | None,
+    cursor: Any,
+    fetcher: Any = None,
+    sink: Any = None,
 ):
     """Fetch every source (pagination, list -> detail) and extract raw records; returns (Collected, sources, requests).
 
     A mirror named by ``AUTODATA_MIRROR`` (a run-time mapping, never part of the spec) is applied
-    by the fetcher: the spec keeps the real hosts.
+    by the fetcher: the spec keeps the real hosts. With a ``sink`` (a ``StreamNormalizer``) the pages
+    go to it as they arrive (``Collected.stream``); a spec with a ``python`` step ignores it.
     """
     from prefect_autodata.runtime.fetch import Fetcher, mirror_from_env
     from prefect_autodata.runtime.runner import allowed_hosts, collect
@@ -62,7 +97,8 @@ def fetch_step(
     fetcher = fetcher or Fetcher(spec.politeness, allowed_hosts(spec, base_url), mirror=mirror_from_env())
     try:
         try:
-            collected = collect(spec, fetcher, base_url=base_url, today=today, cursor=cursor)
+            sink = sink if spec.python is None else None
+            collected = collect(spec, fetcher, base_url=base_url, today=today, cursor=cursor, sink=sink)
         except AutoDataError as exc:
             exc.sources = list(fetcher.sources)  # type: ignore[attr-defined]
             exc.requests = fetcher.stats.requests  # type: ignore[attr-defined]
@@ -74,10 +110,13 @@ def fetch_step(
 
 
 def extract_step(spec: CollectorSpec, collected: Collected) -> tuple[Frame, int]:
-    """Raw records -> python step (if any) -> typed frame (``runtime.normalize``, as the dry run); (Frame, rows fetched)."""
+    """Raw records -> python step (if any) -> typed frame (``runtime.normalize``, as the dry run); (Frame, rows fetched).
+
+    A streamed run's records were typed as they arrived: the stream is finished and ``Frame.good`` is its stage.
+    """
     from prefect_autodata.runtime.normalize import normalize, require_rows
 
-    norm = normalize(spec, collected)
+    norm = collected.stream.finish() if collected.stream is not None else normalize(spec, collected)
     require_rows(norm)
     return norm.frame, norm.fetched
 
@@ -115,18 +154,35 @@ def run_steps(
     sources: list = []
     requests = 0
     fetched = 0
+    step = "fetch"
+    stage = None
     try:
-        collected, sources, requests = steps.fetch(
-            spec, base_url=base_url, today=today, cursor=cursor, fetcher=fetcher
-        )
-        frame, fetched = steps.extract(spec, collected)
+        try:
+            stream: dict[str, Any] = {}
+            if accepts_sink(steps.fetch) and spec.python is None:
+                from prefect_autodata.runtime.normalize import StreamNormalizer
+
+                stage = landing.Stage(db_path, spec, run_id)
+                stream["sink"] = StreamNormalizer(spec, stage)
+            collected, sources, requests = steps.fetch(
+                spec, base_url=base_url, today=today, cursor=cursor, fetcher=fetcher, **stream
+            )
+            step = "extract"
+            frame, fetched = steps.extract(spec, collected)
+        except AutoDataError as exc:
+            so_far = {"requests": getattr(exc, "requests", requests), "rows_fetched": fetched}
+            raise StepFailed(step, run_id, so_far, exc) from exc
         issues = [i.model_dump() for i in [*collected.issues, *frame.issues]]
         warnings = [i["message"] for i in issues]
         verdict = Validated(frame.good, None, None, "succeeded", None, None)
         if checks is not None:
             if steps.validate is None:
                 raise ConfigError("checks were given but the pipeline has no validate step")
-            verdict = steps.validate(spec, frame.good, checks, run_id, db_path)
+            step = "validate"
+            try:
+                verdict = steps.validate(spec, frame.good, checks, run_id, db_path)
+            except AutoDataError as exc:
+                raise StepFailed(step, run_id, {"requests": requests, "rows_fetched": fetched}, exc) from exc
         good, quarantined, results, status = (
             verdict.good,
             verdict.quarantined,
@@ -134,28 +190,32 @@ def run_steps(
             verdict.status,
         )
         checks_status, profile = verdict.checks_status, verdict.profile
-        stats, cursor_after, ended, warnings = steps.land(
-            db_path,
-            spec,
-            run_id,
-            Frame(good, frame.rejected, frame.issues),
-            sources=sources,
-            rows_fetched=fetched,
-            rows_rejected=len(frame.rejected),
-            requests=requests,
-            quarantined=quarantined,
-            check_results=results,
-            status=status,
-            warnings=warnings,
-            before_commit=before_commit,
-            **({"profile": profile} if profile is not None else {}),
-        )
+        step = "land"
+        try:
+            stats, cursor_after, ended, warnings = steps.land(
+                db_path,
+                spec,
+                run_id,
+                Frame(good, frame.rejected, frame.issues, frame.rejected_total),
+                sources=sources,
+                rows_fetched=fetched,
+                rows_rejected=frame.n_rejected,
+                requests=requests,
+                quarantined=quarantined,
+                check_results=results,
+                status=status,
+                warnings=warnings,
+                before_commit=before_commit,
+                **({"profile": profile} if profile is not None else {}),
+            )
+        except AutoDataError as exc:
+            raise StepFailed(step, run_id, {"requests": requests, "rows_fetched": fetched}, exc) from exc
         return base.model_copy(
             update={
                 "status": status,
                 "rows_fetched": fetched,
                 "rows_landed": stats.rows_landed,
-                "rows_rejected": len(frame.rejected),
+                "rows_rejected": frame.n_rejected,
                 "rows_quarantined": stats.rows_quarantined,
                 "requests": requests,
                 "ended_at": ended,
@@ -167,17 +227,28 @@ def run_steps(
             }
         )
     except AutoDataError as exc:
-        sources = getattr(exc, "sources", sources)
-        requests = getattr(exc, "requests", requests)
+        cause = exc.cause if isinstance(exc, StepFailed) else exc
+        sources = getattr(cause, "sources", sources)
+        requests = getattr(cause, "requests", requests)
         ended = landing.fail_run(
             db_path, run_id, str(exc), sources=sources, requests=requests, rows_fetched=fetched
         )
+        failed_step = exc.step if isinstance(exc, StepFailed) else step
         return base.model_copy(
-            update={"status": "failed", "error": str(exc), "ended_at": ended, "requests": requests}
+            update={
+                "status": "failed",
+                "error": str(exc),
+                "ended_at": ended,
+                "requests": requests,
+                "failed_step": failed_step,
+            }
         )
     except Exception as exc:  # a bug: record it, then let it surface with its traceback
         landing.fail_run(db_path, run_id, f"internal error: {exc!r}", sources=sources, requests=requests)
         raise
+    finally:
+        if stage is not None:
+            stage.discard()
 
 
 def failed_checks_message(v: Validated) -> str:

@@ -27,6 +27,7 @@ class RunResult(BaseModel):
     started_at: datetime
     ended_at: datetime | None = None
     error: str | None = None
+    failed_step: str | None = None  # a failed run: the step that failed (fetch, extract, validate, land)
     flow_run_id: str | None = None
     cursor_before: Any = None
     cursor_after: Any = None

@@ -67,6 +67,7 @@ class SourceOutput:
     pages: int = 0
     requests_planned: int = 0
     stops: list[str] = field(default_factory=list)
+    streamed: int = 0  # records handed to the run's sink as they arrived (not kept in rows/frames)
 
     def values(self, fieldname: str) -> list[Any]:
         out = [r.get(fieldname) for r in self.rows]
@@ -84,6 +85,7 @@ class Collected:
     issues: list[Issue]
     request_log: list[str]
     cursor_param: dict[str, Any]
+    stream: Any = None  # the ``StreamNormalizer`` the emitted pages went to (a streamed run), else None
 
 
 class _Ctx:
@@ -98,6 +100,7 @@ class _Ctx:
         self.issues: list[Issue] = []
         self._browser: Any = None
         self._browser_lock = threading.Lock()
+        self.sink: Any = None  # a streamed run's ``StreamNormalizer`` (``add(part, page)``)
 
     def count_request(self, url: str) -> bool:
         with self.lock:
@@ -148,18 +151,54 @@ def collect(
     today: date | None = None,
     cursor: Any = None,
     limits: Limits | None = None,
+    sink: Any = None,
 ) -> Collected:
-    """Run every source in order; raises NoRecordsError when an emitting source yields nothing."""
+    """Run every source in order; raises NoRecordsError when an emitting source yields nothing.
+
+    With a ``sink`` (``add(part, page)``), each page of a source that ``streams`` goes to it as it
+    arrives instead of being kept; ``part`` orders the pages as the requests do.
+    """
     ctx = _Ctx(spec, fetcher, effective_base_url(spec, base_url), today or date.today(), limits or Limits())
     outputs: dict[str, SourceOutput] = {}
     cursor_param: dict[str, Any] = {}
     try:
-        for source in spec.sources:
-            out = _run_source(ctx, source, outputs, cursor, cursor_param)
+        for i, source in enumerate(spec.sources):
+            ctx.sink = sink if sink is not None and streams(spec, source) else None
+            out = _run_source(ctx, source, outputs, cursor, cursor_param, index=i)
             outputs[source.name] = out
     finally:
         ctx.close()
-    return Collected(outputs, ctx.issues, ctx.request_log, cursor_param)
+    if sink is not None:  # emitted rows of sources that could not stream (read by a later source, detail)
+        for i, source in enumerate(spec.sources):
+            out = outputs.get(source.name)
+            if out is None or not source.emit or streams(spec, source):
+                continue
+            for j, f in enumerate(out.frames):
+                sink.add(_part(i, j, 0), f)
+            if out.rows:
+                sink.add(_part(i, 0, 0, rows_after_frames=True), out.rows)
+            out.streamed += len(out.rows) + sum(len(f) for f in out.frames)
+            out.rows, out.frames = [], []
+    return Collected(outputs, ctx.issues, ctx.request_log, cursor_param, stream=sink)
+
+
+def streams(spec: CollectorSpec, source: Source) -> bool:
+    """Whether a real run may hand this source's pages on as they arrive: it emits rows, no later source
+    reads its values, it has no list -> detail step, and the spec has no ``python`` step (which sees the
+    whole record set)."""
+    if spec.python is not None or not source.emit or source.detail is not None:
+        return False
+    return not any(p.from_source == source.name for s in spec.sources for p in s.params.values())
+
+
+#: pages per combination and combinations per source in a page's position (``part``)
+_PART_PAGES = 1_000_000
+_PART_COMBOS = 1_000_000
+
+
+def _part(source_index: int, combo_index: int, page: int, rows_after_frames: bool = False) -> int:
+    """A page's position in request order: source, then (frames before rows, as ``raw_frame``), combo, page."""
+    return ((source_index * 2 + rows_after_frames) * _PART_COMBOS + combo_index) * _PART_PAGES + page
 
 
 def _param_values(
@@ -230,7 +269,12 @@ def _next_cursor(cursor: Any, step_days: int, name: str) -> date:
 
 
 def _run_source(
-    ctx: _Ctx, source: Source, outputs: dict[str, SourceOutput], cursor: Any, cursor_param: dict
+    ctx: _Ctx,
+    source: Source,
+    outputs: dict[str, SourceOutput],
+    cursor: Any,
+    cursor_param: dict,
+    index: int = 0,
 ) -> SourceOutput:
     out = SourceOutput(source.name)
     values = _param_values(ctx, source, outputs, cursor, cursor_param)
@@ -248,20 +292,31 @@ def _run_source(
         _run_crawl(ctx, source, combos, out)
     else:
         workers = max(1, min(ctx.spec.politeness.concurrency_per_host, len(combos)))
+        numbered = list(enumerate(combos))
         if workers == 1:
-            results = [_run_combo(ctx, source, c) for c in combos]
+            results = [_run_combo(ctx, source, c, part=(index, i)) for i, c in numbered]
         else:
             with ThreadPoolExecutor(workers, thread_name_prefix="autodata-fetch") as pool:
-                results = list(pool.map(lambda c: _run_combo(ctx, source, c), combos))
-        for rows, frames, pages, stop in results:
+                results = list(
+                    pool.map(lambda ic: _run_combo(ctx, source, ic[1], part=(index, ic[0])), numbered)
+                )
+        for rows, frames, pages, stop, streamed in results:
             out.rows.extend(rows)
             out.frames.extend(frames)
             out.pages += pages
+            out.streamed += streamed
             if stop:
                 out.stops.append(stop)
     if source.detail:
         _run_detail(ctx, source, out)
-    n = len(out.rows) + sum(len(f) for f in out.frames)
+    if ctx.sink is not None:  # crawled pages: handed on once the crawl is done
+        for j, f in enumerate(out.frames):
+            ctx.sink.add(_part(index, j, 0), f)
+        if out.rows:
+            ctx.sink.add(_part(index, 0, 0, rows_after_frames=True), out.rows)
+        out.streamed += len(out.rows) + sum(len(f) for f in out.frames)
+        out.rows, out.frames = [], []
+    n = len(out.rows) + sum(len(f) for f in out.frames) + out.streamed
     if n == 0 and not source.allow_empty and not (inc and cursor is not None):
         where = source.records.expr or "the whole response"
         raise NoRecordsError(
@@ -374,7 +429,10 @@ def _fast_json_keys(source: Source) -> dict[str, str] | None:
     return keys
 
 
-def _run_combo(ctx: _Ctx, source: Source, combo: dict) -> tuple[list[dict], list[pd.DataFrame], int, str]:
+def _run_combo(
+    ctx: _Ctx, source: Source, combo: dict, part: tuple[int, int] = (0, 0)
+) -> tuple[list[dict], list[pd.DataFrame], int, str, int]:
+    """One parameter combination's pages: (rows, frames, pages, stop reason, rows handed to the sink)."""
     first = _render_request(ctx, source, combo)
     headers = _headers(ctx, source, combo)
     pager = Paginator(source.pagination, first)
@@ -384,6 +442,7 @@ def _run_combo(ctx: _Ctx, source: Source, combo: dict) -> tuple[list[dict], list
     frames: list[pd.DataFrame] = []
     fast = _fast_json_keys(source)
     max_pages = ctx.limits.max_pages
+    sink, streamed = ctx.sink, 0
     while req is not None:
         if max_pages is not None and pager.pages >= max_pages:
             pager.stop_reason = f"dry-run page limit {max_pages}"
@@ -414,15 +473,24 @@ def _run_combo(ctx: _Ctx, source: Source, combo: dict) -> tuple[list[dict], list
                     frame[f.name] = doc.url
             frame[LINEAGE_URL] = doc.url
             frame[LINEAGE_AT] = fetched_at
-            frames.append(frame[[f.name for f in source.fields] + [LINEAGE_URL, LINEAGE_AT]])
+            frame = frame[[f.name for f in source.fields] + [LINEAGE_URL, LINEAGE_AT]]
             n = len(frame)
+            if sink is not None:
+                sink.add(_part(part[0], part[1], pager.pages), frame)
+                streamed += n
+            else:
+                frames.append(frame)
         else:
             page_rows = extract_page(doc, source.fields, source.records, plain)
             for r in page_rows:
                 r[LINEAGE_URL] = doc.url
                 r[LINEAGE_AT] = fetched_at
-            rows.extend(page_rows)
             n = len(page_rows)
+            if sink is not None:
+                sink.add(_part(part[0], part[1], pager.pages, rows_after_frames=True), page_rows)
+                streamed += n
+            else:
+                rows.extend(page_rows)
         req = pager.next(req, doc, n, chash, resp_headers)
     real_run = ctx.limits.max_pages is None and ctx.limits.max_requests is None
     if source.pagination and real_run:
@@ -437,7 +505,7 @@ def _run_combo(ctx: _Ctx, source: Source, combo: dict) -> tuple[list[dict], list
                 f"{pager.records} of {pager.total} records",
             )
         )
-    return rows, frames, pager.pages, pager.stop_reason
+    return rows, frames, pager.pages, pager.stop_reason, streamed
 
 
 def _judge_pagination(source: Source, first: PageRequest, pager: Paginator, ctx: _Ctx) -> None:

@@ -12,9 +12,7 @@ from prefect_autodata.tasks.log import run_logger
 def extract_and_log(spec, collected):
     frame, fetched = extract_step(spec, collected)
     log = run_logger()
-    log.info(
-        "extracted %d records -> %d typed rows, %d rejected", fetched, len(frame.good), len(frame.rejected)
-    )
+    log.info("extracted %d records -> %d typed rows, %d rejected", fetched, len(frame.good), frame.n_rejected)
     if len(frame.rejected) and "_error" in frame.rejected.columns:
         for reason, n in frame.rejected["_error"].astype(str).value_counts().head(5).items():
             log.warning("rejected %d row(s): %s", n, reason)
