@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, Field
 
 from prefect_autodata.agents.evidence import Endpoint, Evidence, Page
+from prefect_autodata.agents.induction import scripts as js
 from prefect_autodata.agents.offline import discovery as d
 from prefect_autodata.agents.offline.induction import (
     FieldMatch,
@@ -219,6 +220,8 @@ def induce_json(
     except ValueError:
         return None
     sets = json_record_sets(obj)
+    page_html = js.source_html(endpoint.source_page, evidence, reader)
+    js.label_sets(sets, page_html)  # display labels the page's column definitions give the keys
     rs, matches = _pick_record_set(sets, targets, plan, endpoint.record_path_hint)
     if rs is None:
         return None
@@ -240,6 +243,12 @@ def induce_json(
         nxt = d.json_next_link(obj, endpoint.example_url)
         if nxt:  # the body hands out the next page's URL: follow it
             gr.pagination = Pagination(kind="next_link", next=Selector(jsonpath=nxt), max_pages=1000)
+    if gr.pagination is None and endpoint.found_via in ("script", "xhr") and not gr.params:
+        # an endpoint a page's script pages through (load more, infinite scroll): probe how
+        pag, extra, notes = js.paginate(endpoint, obj, rs.path, fetcher, headers, page_html)
+        gr.pagination = pag
+        gr.query.update(extra)
+        gr.notes += notes
     missing = [t for t in targets if t not in matches]
     matches.update(_param_fields(missing, gr, matches))
     ordered = {t: matches[t] for t in targets if t in matches}

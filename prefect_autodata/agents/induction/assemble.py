@@ -308,6 +308,11 @@ def induce_page(
         built.append(
             _Built(spec, m, region.count, url, f"records {region.records_xpath} ({region.count}){via}")
         )
+    from prefect_autodata.agents.induction import embedded  # records in the page's script JSON
+
+    built += embedded.induce_page(
+        url, root, requested, name=name, description=description, entity=entity, plan=plan
+    )
     return built
 
 

@@ -1,0 +1,246 @@
+"""How a script-driven page pages through its JSON endpoint: page, offset or cursor, and the size.
+
+A "load more" button or an infinite scroll calls an endpoint the page's script names, with a page
+number, an offset or a cursor the previous answer handed out, and often a page size. The first
+answer (no parameters) is one slice; which parameter moves on is read from the script (the string
+literals it uses as parameter names) and confirmed by probing: a parameter counts only when the
+answer it gives holds records different from the first slice. Names are tried in the order the
+script gives them, then the common ones; the probe budget is small and fixed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from prefect_autodata.runtime.spec import Pagination, Selector
+
+MAX_PROBES = 16
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]{0,24}$")
+_STRING = re.compile(r"""(["'])([A-Za-z_][A-Za-z0-9_\-]{0,24})\1(?!\s*:)""")  # not an object key
+_QUERY_NAME = re.compile(r"[?&]([A-Za-z_][A-Za-z0-9_\-]{0,24})=")
+_ROLES = [
+    ("cursor", re.compile(r"cursor|token|after|continuation|next", re.I)),
+    ("offset", re.compile(r"^(?:offset|start|skip|from|begin)|offset", re.I)),
+    ("size", re.compile(r"size|limit|per.?page|count|rows|num|take|max|length", re.I)),
+    ("page", re.compile(r"^(?:p|pg|pn|page.*|.*page(?:no|num|number|index)?)$", re.I)),
+]
+_COMMON = {
+    "page": ["page", "p", "pg"],
+    "offset": ["offset", "start", "skip"],
+    "cursor": ["cursor", "after", "next", "token"],
+    "size": ["limit", "size", "per_page", "pageSize", "count"],
+}
+_TOTAL = re.compile(r"^(?:total|totalcount|count|totalresults|totalitems|numfound|hits)$", re.I)
+_NEXT = re.compile(r"next|cursor|token|after|continuation", re.I)
+
+
+def role(name: str) -> str | None:
+    """page / offset / cursor / size: what a query parameter's name says it does, else None."""
+    for r, rx in _ROLES:
+        if rx.search(name):
+            return r
+    return None
+
+
+def param_names(scripts: list[str]) -> dict[str, list[str]]:
+    """Parameter names a page's scripts use, by role, in order of appearance."""
+    out: dict[str, list[str]] = {r: [] for r in _COMMON}
+    for code in scripts:
+        for name in [m.group(2) for m in _STRING.finditer(code)] + _QUERY_NAME.findall(code):
+            r = role(name)
+            if r and name not in out[r] and len(name) <= 20:
+                out[r].append(name)
+    return out
+
+
+def _with(url: str, params: dict[str, str]) -> str:
+    parts = urlsplit(url)
+    q = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k not in params]
+    return urlunsplit(parts._replace(query=urlencode(q + list(params.items()))))
+
+
+def _records(obj: Any, path: str) -> list[Any]:
+    from prefect_autodata.runtime.extract import compile_jsonpath
+
+    found = compile_jsonpath(path)(obj)
+    if len(found) == 1 and isinstance(found[0], list) and not path.endswith("[*]"):
+        return found[0]
+    return found
+
+
+def _sig(recs: list[Any]) -> str:
+    return json.dumps(recs[:3], sort_keys=True, default=str)
+
+
+def _total_key(obj: Any) -> str | None:
+    if not isinstance(obj, dict):
+        return None
+    return next(
+        (k for k, v in obj.items() if _TOTAL.match(re.sub(r"[_\-]", "", k)) and isinstance(v, int)), None
+    )
+
+
+def _cursor_key(obj: Any) -> str | None:
+    if not isinstance(obj, dict):
+        return None
+    for k, v in obj.items():
+        if _NEXT.search(k) and isinstance(v, str) and v and not v.startswith(("http", "/", "?")):
+            return k
+    return None
+
+
+def probe(
+    url: str,
+    first: Any,
+    records_path: str,
+    get: Callable[[str], Any],
+    scripts: list[str] | None = None,
+) -> tuple[Pagination | None, dict[str, str], list[str]]:
+    """``(pagination, extra request params, notes)`` for an endpoint whose first answer is ``first``.
+
+    ``get(url)`` returns the parsed JSON of a URL or raises; probes stop at ``MAX_PROBES``."""
+    recs0 = _records(first, records_path)
+    n0 = len(recs0)
+    notes: list[str] = []
+    if not n0:
+        return None, {}, notes
+    names = param_names(scripts or [])
+    for r, common in _COMMON.items():
+        names[r] += [c for c in common if c not in names[r]]
+    here = {k for k, _ in parse_qsl(urlsplit(url).query)}
+    budget = [MAX_PROBES]
+    total_key = _total_key(first)
+    total = first.get(total_key) if total_key else None
+    if total is not None and total <= n0:
+        return None, {}, notes  # the first answer already holds every record
+
+    def ask(params: dict[str, str]) -> list[Any] | None:
+        if budget[0] <= 0:
+            return None
+        budget[0] -= 1
+        try:
+            obj = get(_with(url, params))
+        except Exception:  # a refused probe: that parameter (or value) is not the one
+            return None
+        try:
+            return _records(obj, records_path)
+        except Exception:  # an answer of another shape
+            return None
+
+    extra: dict[str, str] = {}
+    # A page size the endpoint accepts: fewer, larger pages (the biggest accepted of a few).
+    want = max(total or 0, 100)
+    for name in [n for n in names["size"] if n not in here][:2]:
+        got_size = None
+        for size in sorted({min(want, 1000), 100}, reverse=True):
+            got = ask({name: str(size)})
+            if got is not None and len(got) > n0:
+                got_size = (size, got)
+                break
+        if got_size:
+            extra[name] = str(got_size[0])
+            recs0, n0 = got_size[1], len(got_size[1])
+            notes.append(f"page size {name}={got_size[0]} accepted ({n0} records)")
+            break
+    if total is not None and n0 >= total:
+        return None, extra, notes
+    sig0 = _sig(recs0)
+    tot_sel = Selector(jsonpath=f"$['{total_key}']") if total_key else None
+    ck = _cursor_key(first)
+    if ck:
+        for name in [n for n in names["cursor"] if n not in here][:4]:
+            got = ask({**extra, name: str(first[ck])})
+            if got and _sig(got) != sig0:
+                notes.append(f"cursor {name} from $.{ck}")
+                pag = Pagination(
+                    kind="cursor", param=name, next=Selector(jsonpath=f"$['{ck}']"), total=tot_sel
+                )
+                return pag, extra, notes
+    for name in [n for n in names["page"] if n not in here][:4]:
+        one = ask({**extra, name: "1"})
+        if one is None:
+            continue
+        if one and _sig(one) == sig0:
+            two = ask({**extra, name: "2"})
+            if two and _sig(two) != sig0:
+                notes.append(f"page {name} from 1")
+                return Pagination(kind="page", param=name, start=1, total=tot_sel), extra, notes
+            continue
+        if one and _sig(one) != sig0:
+            zero = ask({**extra, name: "0"})
+            if zero and _sig(zero) == sig0:
+                notes.append(f"page {name} from 0")
+                return Pagination(kind="page", param=name, start=0, total=tot_sel), extra, notes
+    for name in [n for n in names["offset"] if n not in here][:3]:
+        got = ask({**extra, name: str(n0)})
+        if got and _sig(got) != sig0:
+            size_param = next(iter(extra), None)
+            notes.append(f"offset {name} step {n0}")
+            pag = Pagination(
+                kind="offset", param=name, start=0, size=n0, size_param=size_param, total=tot_sel
+            )
+            return pag, ({} if size_param else extra), notes
+    return None, extra, notes
+
+
+# ------------------------------------------------------------------------------------------ the page
+
+
+def source_html(page_url: str | None, evidence: Any, reader: Any) -> str | None:
+    """The cached HTML of the page an endpoint was found on (its script names the endpoint)."""
+    if not page_url or reader is None:
+        return None
+    for p in getattr(evidence, "candidates", []) or []:
+        if p.kind != "html" or not p.cache_id or page_url not in (p.url, p.final_url):
+            continue
+        try:
+            data = reader(p.cache_id) if callable(reader) else reader.get(p.cache_id)
+        except Exception:  # a missing artifact: no labels from that page
+            continue
+        return data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+    return None
+
+
+def page_scripts(html: str | None) -> list[str]:
+    from prefect_autodata.agents.induction.dom import parse
+
+    root = parse(html) if html else None
+    if root is None:
+        return []
+    return [s.text or "" for s in root.iter("script") if not s.get("src") and (s.text or "").strip()]
+
+
+def label_sets(sets: list[Any], html: str | None) -> None:
+    """Record keys get the display labels the page's column definitions give them (in place)."""
+    if not html or not sets:
+        return
+    from prefect_autodata.agents.induction.embedded import script_labels
+
+    labels = script_labels(html)
+    if not labels:
+        return
+    for rs in sets:
+        if rs.positional:
+            continue
+        for k in rs.keys:
+            shown = labels.get(str(k))
+            if shown and str(rs.labels.get(k, k)) == str(k):
+                rs.labels[k] = shown
+
+
+def paginate(
+    endpoint: Any, obj: Any, records_path: str, fetcher: Any, headers: dict[str, str], html: str | None
+) -> tuple[Pagination | None, dict[str, str], list[str]]:
+    """``probe`` for an endpoint a page's script calls, GETting with the endpoint's headers."""
+    if fetcher is None:
+        return None, {}, []
+
+    def get(url: str) -> Any:
+        resp = fetcher.get(url, headers=headers or None)
+        return json.loads(resp.text)
+
+    return probe(endpoint.example_url, obj, records_path, get, page_scripts(html))
