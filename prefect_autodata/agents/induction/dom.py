@@ -42,6 +42,66 @@ def text(node: Any) -> str:
     return clean(" ".join(parts))
 
 
+def value_text(node: Any) -> str:
+    """The text the runtime reads for ``node`` (``text_content``, scripts excluded), whitespace collapsed.
+
+    Unlike :func:`text` the text nodes are joined as they stand, so ``<span>57</span><span>.01</span>``
+    reads ``57.01`` here as it does when the spec runs.
+    """
+    if node is None:
+        return ""
+    if isinstance(node, str):
+        return clean(node)
+    parts = node.xpath(".//text()[not(ancestor::script or ancestor::style or ancestor::noscript)]")
+    return clean("".join(str(t) for t in parts))
+
+
+# Page furniture that never holds the records or a record's fields: site navigation, sidebars,
+# dialogs (cookie consent), advertising. Told by element kind and ARIA role, and by a few words
+# sites use in ids and classes for such blocks (general web vocabulary, no site's names).
+_FURNITURE_TAGS = {"nav", "aside", "menu", "dialog"}
+_FURNITURE_ROLES = {
+    "navigation",
+    "banner",
+    "contentinfo",
+    "complementary",
+    "dialog",
+    "alertdialog",
+    "menu",
+    "menubar",
+    "search",
+}
+_FURNITURE_WORDS = re.compile(
+    r"(?:^|[\s_-])(?:cookies?|consent|gdpr|advert\w*|ad-?(?:slot|unit|banner|container)|sponsor\w*|promo\w*|newsletter"
+    r"|breadcrumbs?|sidebar|popup|modal|banner)(?:$|[\s_-])",
+    re.I,
+)
+_SECTIONING = {"article", "section", "main", "aside", "nav"}
+
+
+def is_furniture(node: Any) -> bool:
+    """True for ``node`` itself or an ancestor being page furniture (nav, sidebar, cookie banner, ad).
+
+    ``<header>``/``<footer>`` count only as the page's own (not inside an article or a section),
+    where HTML puts site banners; an article's header holds its byline.
+    """
+    cur = node
+    while cur is not None and is_element(cur):
+        tag = cur.tag
+        if tag in _FURNITURE_TAGS:
+            return True
+        if tag in ("header", "footer") and not any(a.tag in _SECTIONING for a in cur.iterancestors()):
+            return True
+        if (cur.get("role") or "").lower() in _FURNITURE_ROLES:
+            return True
+        if tag not in ("html", "body", "main") and _FURNITURE_WORDS.search(
+            f" {cur.get('id') or ''} {cur.get('class') or ''} "
+        ):
+            return True
+        cur = cur.getparent()
+    return False
+
+
 def is_element(node: Any) -> bool:
     return isinstance(getattr(node, "tag", None), str)
 

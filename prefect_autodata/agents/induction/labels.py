@@ -15,7 +15,17 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from prefect_autodata.agents.induction.dom import SKIP_TAGS, clean, elements, is_element, text, xq
+from prefect_autodata.agents.induction.dom import (
+    SKIP_TAGS,
+    clean,
+    elements,
+    is_element,
+    is_furniture,
+    value_text,
+    xq,
+)
+
+text = value_text  # values read as the runtime reads them (text nodes joined as they stand)
 
 MAX_NODES = 4000  # leaves/text nodes read per page: a page of thousands of records is a listing, not a detail
 MAX_LABEL_WORDS = 5
@@ -32,6 +42,12 @@ class Pair:
     xpath: str
     transforms: list[dict[str, Any]] = field(default_factory=list)
     form: str = "dl"
+    # Where the pair sits (for the region slots, which must not offer its parts as positional fields):
+    # the label element, the element holding the value, or (element, "text"/"tail") for a value that
+    # is a text node.
+    label_node: Any = field(default=None, compare=False, repr=False)
+    value_node: Any = field(default=None, compare=False, repr=False)
+    text_ref: tuple[Any, str] | None = field(default=None, compare=False, repr=False)
 
     @property
     def key(self) -> str:
@@ -58,11 +74,17 @@ def _strip_label(label_text: str) -> list[dict[str, Any]]:
 
 
 def pairs(root: Any, *, scope: str = "//") -> list[Pair]:
-    """Every labelled value under ``root``; ``scope`` is ``//`` (page) or ``.//`` (inside a record)."""
+    """Every labelled value under ``root``; ``scope`` is ``//`` (page) or ``.//`` (inside a record).
+
+    On a whole page, pairs in page furniture (navigation, sidebars, cookie banners, ads) are skipped:
+    "Advertisement: ..." or a sidebar's "Featured" is not a field of the record the page shows.
+    """
     out: list[Pair] = []
     seen: set[str] = set()
 
     def add(p: Pair) -> None:
+        if scope == "//" and p.label_node is not None and is_furniture(p.label_node):
+            return
         if p.value and p.key not in seen and _norm_label(p.value) != p.label:
             seen.add(p.key)
             out.append(p)
@@ -90,6 +112,8 @@ def _dl(root: Any, scope: str) -> list[Pair]:
                 value=text(dd),
                 xpath=f"{scope}dt[normalize-space()={xq(raw)}]/following-sibling::dd[1]",
                 form="dl",
+                label_node=dt,
+                value_node=dd,
             )
         )
     return out
@@ -98,7 +122,7 @@ def _dl(root: Any, scope: str) -> list[Pair]:
 def _rows(root: Any, scope: str) -> list[Pair]:
     """``<tr><th>Label</th><td>value</td></tr>`` (or two ``td``s in a table of such rows)."""
     out = []
-    two_td: dict[int, int] = {}  # per table: rows of exactly two td cells (counted once)
+    two_td: dict[Any, int] = {}  # per table: rows of exactly two td cells (counted once)
     for tr in root.xpath(f"{scope}tr")[:MAX_NODES]:
         cells = [c for c in elements(tr) if c.tag in ("th", "td")]
         if len(cells) != 2:
@@ -113,18 +137,27 @@ def _rows(root: Any, scope: str) -> list[Pair]:
             table = next(tr.iterancestors("table"), None)
             if table is None:
                 continue
-            if id(table) not in two_td:
-                two_td[id(table)] = (
+            if table not in two_td:
+                two_td[table] = (
                     0
                     if table.xpath(".//th")
                     else sum(
                         1 for r in table.iter("tr") if len([c for c in elements(r) if c.tag == "td"]) == 2
                     )
                 )
-            if two_td[id(table)] < 2:
+            if two_td[table] < 2:
                 continue
             xp = f"{scope}tr[td[1][normalize-space()={xq(raw)}]]/td[2]"
-        out.append(Pair(label=_norm_label(raw), value=text(val), xpath=xp, form="row"))
+        out.append(
+            Pair(
+                label=_norm_label(raw),
+                value=text(val),
+                xpath=xp,
+                form="row",
+                label_node=head,
+                value_node=val,
+            )
+        )
     return out
 
 
@@ -156,15 +189,36 @@ def _label_elements(root: Any, scope: str) -> list[Pair]:
                     xpath=f"{anchor}/following-sibling::text()[normalize-space()][1]",
                     transforms=[{"op": "strip"}],
                     form="inline-tail",
+                    label_node=el,
+                    text_ref=(el, "tail"),
                 )
             )
         elif nxt is not None and not tail and (colon or _paired(el, nxt)):
             val = text(nxt)
+            if not colon and _one_value(raw, val):
+                continue  # "<span>January</span> <span>23, 2017</span>": one date in two pieces
             if val and not (_label_ok(val) and val.endswith(":")):
                 out.append(
-                    Pair(label=label, value=val, xpath=f"{anchor}/following-sibling::*[1]", form="sibling")
+                    Pair(
+                        label=label,
+                        value=val,
+                        xpath=f"{anchor}/following-sibling::*[1]",
+                        form="sibling",
+                        label_node=el,
+                        value_node=nxt,
+                    )
                 )
     return out
+
+
+def _one_value(left: str, right: str) -> bool:
+    """Two texts that read as one typed value when joined (a date, an amount): not label and value."""
+    from prefect_autodata.agents.induction.matching import value_type
+
+    return value_type(f"{left} {right}") not in ("text", "empty") or value_type(left + right) not in (
+        "text",
+        "empty",
+    )
 
 
 def _paired(label_el: Any, value_el: Any) -> bool:
@@ -196,6 +250,9 @@ def _inline_text(root: Any, scope: str) -> list[Pair]:
                         value=text(nxt),
                         xpath=f"{scope}text()[normalize-space()={lit}]/following-sibling::*[1]",
                         form="inline-next",
+                        label_node=parent,
+                        value_node=nxt,
+                        text_ref=(parent, "tail" if t.is_tail else "text"),
                     )
                 )
             continue
@@ -210,7 +267,17 @@ def _inline_text(root: Any, scope: str) -> list[Pair]:
         xp = f"{scope}text()[starts-with(normalize-space(), concat({lit}, ':'))]"
         if "：" in str(t) and ":" not in str(t):
             xp = f"{scope}text()[starts-with(normalize-space(), concat({lit}, '：'))]"
-        out.append(Pair(label=raw, value=value, xpath=xp, transforms=_strip_label(raw), form="inline"))
+        out.append(
+            Pair(
+                label=raw,
+                value=value,
+                xpath=xp,
+                transforms=_strip_label(raw),
+                form="inline",
+                label_node=parent,
+                text_ref=(parent, "tail" if t.is_tail else "text"),
+            )
+        )
     return out
 
 
@@ -236,6 +303,8 @@ def _icon_labels(root: Any, scope: str) -> list[Pair]:
                         xpath=xp,
                         transforms=[{"op": "strip"}],
                         form="icon",
+                        label_node=el,
+                        text_ref=(el, "tail"),
                     )
                 )
                 continue
@@ -247,6 +316,8 @@ def _icon_labels(root: Any, scope: str) -> list[Pair]:
                         value=text(nxt),
                         xpath=f"{anchor}/following-sibling::*[1]",
                         form="icon",
+                        label_node=el,
+                        value_node=nxt,
                     )
                 )
     return out

@@ -21,10 +21,23 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from prefect_autodata.agents.induction.dom import SKIP_TAGS, abs_path, classes, clean, elements, text, xq
+from prefect_autodata.agents.induction.dom import (
+    SKIP_TAGS,
+    abs_path,
+    classes,
+    clean,
+    elements,
+    is_furniture,
+    text,
+    value_text,
+    xq,
+)
 from prefect_autodata.agents.induction.matching import Candidate, is_template
 
-_CHROME = {"nav", "header", "footer", "aside", "form", "select", "menu"}
+_CHROME = {"form", "select"}  # may hold results, but rarely: ranked low (furniture is left out)
+_INLINE = {"span", "b", "i", "em", "strong", "small", "sup", "sub", "abbr", "time", "data", "mark", "u"}
+# The anchor texts of an index bar (pages 1 2 3, letters A B C, years): navigation, not records.
+_INDEX_TEXT = re.compile(r"^(?:\d{1,4}|[^\W\d_]|\w-\w|[«‹<>›»…]+|\.\.\.)$")
 _LABEL_ATTRS = ("itemprop", "data-field", "data-label", "data-name", "aria-label", "title")
 SAMPLE_ITEMS = 60  # records of a region read to induce its fields (a listing of thousands: a spread sample)
 _WORDY = re.compile(r"^[A-Za-z][A-Za-z_-]{2,30}$")
@@ -40,6 +53,7 @@ class Region:
     score: float
     candidates: list[Candidate] = field(default_factory=list)
     detail_link: Candidate | None = None
+    header: list[str] | None = None  # a header row's labels, per child position of a record
 
     @property
     def count(self) -> int:
@@ -79,6 +93,8 @@ def find_regions(root: Any, *, min_items: int = 3, max_regions: int = 8) -> list
     for parent in body.iter():
         if not isinstance(parent.tag, str) or parent.tag in SKIP_TAGS or parent.tag in ("tr", "select"):
             continue
+        if is_furniture(parent):
+            continue  # navigation, sidebars ("Featured" copies), cookie banners, ads
         kids = elements(parent)
         if len(kids) < min_items:
             continue
@@ -90,9 +106,14 @@ def find_regions(root: Any, *, min_items: int = 3, max_regions: int = 8) -> list
         shapes = [_shape(k) for k in group]
         ref = Counter(shapes[len(shapes) // 2])
         items = [k for k, s in zip(group, shapes, strict=True) if _similar(s, ref) >= 0.5]
+        header = _header_row(group)
+        if header is not None:
+            items = [k for k in items if k is not group[0]]
         if len(items) < min_items:
             continue
         texts = [text(k) for k in items]
+        if _index_bar(items, texts):
+            continue
         if sum(1 for t in texts if t) < min_items:
             continue
         variety = len(set(texts)) / len(texts)
@@ -103,7 +124,8 @@ def find_regions(root: Any, *, min_items: int = 3, max_regions: int = 8) -> list
         score = len(items) * variety * min(avg_len, 200) ** 0.5 * (1 + min(richness, 12) / 4)
         if _in_chrome(parent):
             score *= 0.2
-        out.append(Region(parent=parent, items=items, records_xpath="", score=round(score, 2)))
+        labels = [clean(c.text_content()) for c in elements(group[0])] if header is not None else None
+        out.append(Region(parent=parent, items=items, records_xpath="", score=round(score, 2), header=labels))
     out.sort(key=lambda r: -r.score)
     # A region nested inside a better one (the cards' inner lists) is not another listing.
     kept: list[Region] = []
@@ -119,6 +141,56 @@ def find_regions(root: Any, *, min_items: int = 3, max_regions: int = 8) -> list
         r.records_xpath = xp
         kept.append(r)
     return kept
+
+
+def _index_bar(items: list[Any], texts: list[str]) -> bool:
+    """Records that are bare links reading 1 2 3, A B C or 2019 2020: a pager or an index, not data."""
+    links = 0
+    for it, t in zip(items, texts, strict=True):
+        a = it if it.tag == "a" else None
+        if a is None:
+            kids = elements(it)
+            a = kids[0] if len(kids) == 1 and kids[0].tag == "a" else None
+        if a is None or not _INDEX_TEXT.match(t):
+            return False
+        links += 1
+    return links == len(items)
+
+
+def _header_row(group: list[Any]) -> bool | None:
+    """True when the first sibling is a header row naming the others' cells (a grid of div rows).
+
+    Told by markup (``th`` cells, ``role=columnheader``) or by content: as many cells as the rows,
+    each a short label that never appears as a value in its column, over columns some of which hold
+    numbers in the rows below.
+    """
+    if len(group) < 3:
+        return None
+    head = elements(group[0])
+    if len(head) < 2:
+        return None
+    if all(c.tag == "th" or (c.get("role") or "").lower() in ("columnheader", "rowheader") for c in head):
+        return True
+    rows = [elements(g) for g in group[1:]]
+    rows = [r for r in rows if len(r) == len(head)]
+    if len(rows) < max(2, (len(group) - 1) // 2):
+        return None
+    from prefect_autodata.agents.induction.matching import value_type
+
+    numeric_cols = 0
+    for i, h in enumerate(head):
+        lab = clean(h.text_content())
+        if not lab or len(lab) > 40 or len(lab.split()) > 5 or not any(ch.isalpha() for ch in lab):
+            return None
+        if value_type(lab) != "text" or h.xpath(".//a | .//img"):
+            return None
+        col = [value_text(r[i]) for r in rows]
+        if lab in col:
+            return None
+        kinds = [value_type(v) for v in col if v]
+        if kinds and sum(k != "text" for k in kinds) / len(kinds) >= 0.8:
+            numeric_cols += 1
+    return True if numeric_cols else None
 
 
 def records_xpath(parent: Any, items: list[Any]) -> str | None:
@@ -140,6 +212,8 @@ def records_xpath(parent: Any, items: list[Any]) -> str | None:
     if parent.get("class"):
         options.append(f"//{parent.tag}[@class={xq(parent.get('class'))}]/{tag}")
     options.append(f"{abs_path(parent)}/{tag}")
+    if parent.index(items[0]) > 0 and items[0].getprevious() is not None:
+        options += [f"{o}[position()>1]" for o in options]  # a header row before the records
     for xp in options:
         try:
             got = doc.xpath(xp)
@@ -202,17 +276,33 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
     meta: dict[str, Any] = {}
     items = sample_items(region.items)
     n = len(items)
+    found = [lab.pairs(item, scope=".//") for item in items]
+    recurring = Counter(k for ps in found for k in {p.key for p in ps})
+    keep = {k for k, c in recurring.items() if c >= max(2, n // 2)}
+    if region.header:  # a header row names the cells: pieces inside a cell are not label/value pairs
+        found, keep = [[] for _ in items], set()
     for idx, item in enumerate(items):
+        taken, texts_taken = _pair_parts(found[idx], keep)
+        taken.discard(item)
+        inside_slot: set[Any] = set()  # elements (ids of lxml proxies are not stable)
         for node in item.iter():
             if not isinstance(node.tag, str) or node.tag in SKIP_TAGS:
                 continue
-            own = clean(node.text) or any(clean(c.tail) for c in node)
+            if node in inside_slot:
+                continue
             rel = "." if node is item else _rel_path(item, node)
-            if own or (len(node) == 0 and clean(node.text_content())):
-                path = _class_path(item, node) or rel
-                per_path.setdefault(path, {})[idx] = (text(node), node)
-                kinds[path] = ("text", None)
-                meta.setdefault(path, node)
+            if node not in taken:
+                own = (clean(node.text) and (node, "text") not in texts_taken) or any(
+                    clean(c.tail) and (c, "tail") not in texts_taken for c in node if c not in taken
+                )
+                whole = _inline_only(node, taken) and bool(value_text(node))
+                if own or whole or (len(node) == 0 and clean(node.text_content())):
+                    path = _class_path(item, node) or rel
+                    per_path.setdefault(path, {})[idx] = (value_text(node), node)
+                    kinds[path] = ("text", None)
+                    meta.setdefault(path, node)
+                    if whole:  # "<span>57</span><span>.01</span>" is one value, not two
+                        inside_slot.update(node.iterdescendants())
             if node.tag == "a" and node.get("href"):
                 path = (_class_path(item, node) or rel) + "/@href"
                 per_path.setdefault(path, {})[idx] = (node.get("href"), node)
@@ -230,11 +320,12 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
         if len(got) < max(2, n // 2):
             continue
         values = [got[i][0] if i in got else None for i in range(n)]
-        if is_template(values):
-            continue
         node = meta[path]
         what, attr = kinds[path]
         sel = path[: -len("/@" + attr)] if attr else path
+        head = _header_label(region.header, sel) if region.header and not attr else None
+        if is_template(values) and not head:
+            continue  # the same text in every record, unlabelled: template ("Add to basket")
         rule: dict[str, Any] = {"xpath": sel}
         if attr:
             rule["attr"] = attr
@@ -253,6 +344,7 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
         ):
             ident, heading_done = True, True
         label = _attr_label(node)
+        label = head or label
         if attr:
             label = None
         cand = Candidate(
@@ -270,7 +362,7 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
             link_cands.append(
                 (cand.fill * distinct + (0.2 if len(clean(node.text_content())) > 3 else 0), cand)
             )
-    for p in _labelled(region, lab):
+    for p in _labelled(region, found):
         out.append(p)
     if link_cands:
         link_cands.sort(key=lambda x: -x[0])
@@ -278,6 +370,46 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
             region.detail_link = link_cands[0][1]
     region.candidates = out
     return out
+
+
+def _pair_parts(found: list[Any], keep: set[str]) -> tuple[set[Any], set[tuple[Any, str]]]:
+    """The label and value elements of one record's label/value pairs, and their value text nodes.
+
+    These are offered as labelled candidates; offered again by position they would put a label's
+    text into a column ("Price: $12") or read the wrong field once a record lacks one. Only pairs
+    whose label recurs over the region (``keep``) count: "February 3" is not a label.
+    """
+    taken: set[Any] = set()
+    texts: set[tuple[Any, str]] = set()
+    for p in found:
+        if p.key not in keep:
+            continue
+        for nd in (p.label_node, p.value_node):
+            if nd is not None:
+                taken.add(nd)
+                taken.update(nd.iterdescendants())
+        if p.text_ref is not None:
+            texts.add(p.text_ref)
+    return taken, texts
+
+
+def _inline_only(node: Any, taken: set[Any]) -> bool:
+    """An element whose children are all plain inline text pieces: its whole text is one value."""
+    kids = [c for c in node if isinstance(c.tag, str)]
+    return (
+        len(kids) >= 2
+        and all(c.tag in _INLINE and len(c) == 0 and c not in taken for c in kids)
+        and not any(clean(c.tail) and ":" in c.tail for c in kids)
+    )
+
+
+def _header_label(header: list[str], sel: str) -> str | None:
+    """The header row's label for a slot in cell ``k`` of a record (``./div[3]/span`` → header[2])."""
+    m = re.match(r"^\./(\w+)(?:\[(\d+)\])?(?:/|$)", sel)
+    if not m:
+        return None
+    k = int(m.group(2) or 1) - 1
+    return header[k] if 0 <= k < len(header) and header[k] else None
 
 
 def sample_items(items: list[Any], k: int = SAMPLE_ITEMS) -> list[Any]:
@@ -288,13 +420,12 @@ def sample_items(items: list[Any], k: int = SAMPLE_ITEMS) -> list[Any]:
     return [items[round(i * step)] for i in range(k)]
 
 
-def _labelled(region: Region, lab: Any) -> list[Candidate]:
+def _labelled(region: Region, found: list[list[Any]]) -> list[Candidate]:
     """Label/value pairs inside records (``<span>By:</span> Jane`` in a card) as labelled candidates."""
-    items = sample_items(region.items)
-    n = len(items)
-    by_key: dict[str, tuple[lab.Pair, dict[int, str]]] = {}
-    for idx, item in enumerate(items):
-        for p in lab.pairs(item, scope=".//"):
+    n = len(found)
+    by_key: dict[str, tuple[Any, dict[int, str]]] = {}
+    for idx, ps in enumerate(found):
+        for p in ps:
             by_key.setdefault(p.key, (p, {}))[1][idx] = p.value
     out = []
     for p, vals in by_key.values():
