@@ -274,7 +274,7 @@ def _engineering_message(
 def _spec_name(ctx: SquadContext) -> str:
     if ctx.name:
         return ctx.name
-    from prefect_autodata.flows.collect import default_name
+    from prefect_autodata.agents.naming import default_name
 
     return default_name(ctx.parsed)
 

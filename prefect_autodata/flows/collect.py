@@ -8,7 +8,6 @@ An instruction the plan agent cannot resolve produces no dataset: the result say
 from __future__ import annotations
 
 import os
-import re
 import time
 from collections.abc import Callable
 from datetime import date
@@ -17,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from prefect_autodata.agents.offline.instruction import ParsedInstruction
+from prefect_autodata.agents.naming import default_name  # re-exported (the squads import it from agents)
 from prefect_autodata.errors import AutoDataError, ConfigError
 from prefect_autodata.workspace import Workspace, validate_name
 
@@ -63,51 +62,6 @@ class CollectResult(BaseModel):
     @property
     def ok(self) -> bool:
         return self.status == "succeeded"
-
-
-def default_name(parsed: ParsedInstruction) -> str:
-    """A readable collector name from the plan (``aapl-daily-2024``, ``neurips-papers-2017``)."""
-    parts: list[str] = []
-    if parsed.venue:
-        parts.append(parsed.venue.abbr)
-    if parsed.track:
-        parts.append(parsed.track.split()[0])
-    if parsed.all_sp500:
-        parts.append("sp500")
-    parts += parsed.tickers[:3] + [t.abbr for t in parsed.teams[:2]]
-    parts += [p.split()[-1] for p in parsed.players[:3]]
-    if parsed.all_teams:
-        parts.append("all-teams")
-    parts.append(
-        {
-            "paper": "papers",
-            "stock": "daily",
-            "nba_team": "nba-team",
-            "nba_player": "nba-player",
-            "mlb_hitting": "mlb-hitting",
-            "mlb_pitching": "mlb-pitching",
-        }.get(parsed.kind or "", "data")
-    )
-    if parsed.dates:
-        parts.append(parsed.dates[0].isoformat())
-    elif (
-        parsed.start_date
-        and parsed.end_date
-        and (
-            parsed.start_date.year != parsed.end_date.year
-            or parsed.start_date.month != 1
-            or parsed.end_date.month != 12
-        )
-    ):
-        parts += [parsed.start_date.isoformat(), parsed.end_date.isoformat()]
-    elif parsed.years:
-        parts.append(
-            str(parsed.years[0]) if len(parsed.years) == 1 else f"{parsed.years[0]}-{parsed.years[-1]}"
-        )
-    elif parsed.all_history:
-        parts.append("history")
-    slug = re.sub(r"[^a-z0-9]+", "-", "-".join(parts).lower()).strip("-")[:63].strip("-")
-    return slug or "collector"
 
 
 def collect(
@@ -249,7 +203,7 @@ def collect(
     target = ws.spec_path(spec.name)
     previous = target.read_text(encoding="utf-8") if target.is_file() else None
     if previous is not None and confirm is not None:
-        from prefect_autodata.flows.collect_flow import spec_diff
+        from prefect_autodata.runtime.specdiff import spec_diff
 
         new_yaml = spec.to_yaml()
         if spec_diff(previous, new_yaml, spec.name) and not confirm(spec.name, previous, new_yaml):

@@ -10,7 +10,6 @@ Docs, token/cost per agent, and the OHCache hypergraph as a Mermaid chart.
 from __future__ import annotations
 
 import contextvars
-import difflib
 from collections import defaultdict
 from typing import Any
 
@@ -18,6 +17,7 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
 from prefect_autodata.errors import TerminalError
+from prefect_autodata.runtime.specdiff import spec_diff  # noqa: F401 - re-exported (the CLI imports it here)
 from prefect_autodata.workspace import Workspace
 
 
@@ -25,20 +25,6 @@ def _key(name: str, what: str) -> str:
     import re
 
     return re.sub(r"[^a-z0-9-]+", "-", f"{name}-{what}".lower()).strip("-")[:100]
-
-
-def spec_diff(previous: str | None, current: str, name: str) -> str:
-    """Unified diff of the spec YAML against the version it replaces (empty when unchanged)."""
-    if previous is None:
-        return ""
-    return "".join(
-        difflib.unified_diff(
-            previous.splitlines(keepends=True),
-            current.splitlines(keepends=True),
-            fromfile=f"{name} (previous)",
-            tofile=f"{name} (new)",
-        )
-    )
 
 
 def agent_usage(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
