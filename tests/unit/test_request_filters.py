@@ -84,3 +84,26 @@ def test_a_time_scope_finds_the_date_column_by_the_plans_field_types():
         sources=["https://prices.example.com"],
     )
     assert got == ["2"]
+
+
+def test_a_value_for_closing_its_clause_and_slash_dates():
+    rows = [
+        {"film": "Heat", "type": "Drama", "released": "1995/12/15"},
+        {"film": "Up", "type": "Animation", "released": "2009/05/29"},
+    ]
+    assert _kept("Compile a list of movies for Drama with film, type and released", rows, "film") == ["Heat"]
+    # "win PCT" names a field (an abbreviation), not a filter "win = PCT"
+    plan = make_plan("NBA team seasons on https://x.example.org listing team, win PCT and PTS", today=TODAY)
+    assert not [f for f in plan.filters if f.field == "win"]
+    rows = [
+        {"day": "2020/06/18", "close": "1"},
+        {"day": "2020/06/19", "close": "2"},
+        {"day": "19.06.2021", "close": "3"},
+    ]
+    got = _kept(
+        "From 2020-06-19 through 2020-07-02, can I get a dataset of daily stock prices with day and close?",
+        rows,
+        "close",
+        sources=["https://prices.example.com"],
+    )
+    assert got == ["2"]

@@ -30,9 +30,12 @@ def _num(v):
 
 def _day(v):
     s = str(v).strip()
-    m = re.match(r"(\\d{{4}})-(\\d{{1,2}})-(\\d{{1,2}})", s)
+    m = re.match(r"(\\d{{4}})[-/.](\\d{{1,2}})[-/.](\\d{{1,2}})", s)
     if m:
         return date(int(m[1]), int(m[2]), int(m[3])).isoformat()
+    m = re.match(r"(\\d{{1,2}})\\.(\\d{{1,2}})\\.(\\d{{4}})", s)  # 19.06.2020: day first
+    if m:
+        return date(int(m[3]), int(m[2]), int(m[1])).isoformat()
     m = re.match(r"(\\d{{1,2}})/(\\d{{1,2}})/(\\d{{4}})", s)
     if m:
         a, b, y = int(m[1]), int(m[2]), int(m[3])

@@ -402,6 +402,8 @@ _NESTED_TRIGGER = re.compile(
 _VALUE_FEATURE = re.compile(
     r"(?P<field>[a-z][a-z]{1,20}(?: [a-z]{2,20})?) (?P<value>[A-Z][\w&'.-]*(?: [\w&'.-]+){0,4})"
 )
+# Abbreviations that finish a field's name ("win PCT", "points AVG", "record ID"), never a value.
+_FIELD_ABBREVIATIONS = frozenset("pct avg no num nr id url pts max min qty amt yr dt ct pc std".split())
 _FEATURE_STOP = frozenset("of for in on at by to from and or the a an with".split())
 # A list written after a colon or inside brackets: "cameras: model, maker, price", "(name, phone, type)".
 _PUNCT_LIST = re.compile(r"(?::\s+|\(\s*)(?P<chunk>[^():;.!?]+)")
@@ -644,6 +646,24 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             val = re.sub(r"(?:[\s,]+(?:or|and|of|&))+$", "", m.group("val").strip("\"'")).rstrip(".")
             out.append(Filter(field=normalize_name(m.group("field")), op="eq", value=val))
             spans.append((m.start(), m.start("val") + len(val)))
+    # "movies for Drama, with ...", "player seasons for ATL with ...": a value closing its clause
+    for m in re.finditer(
+        r"\bfor\s+(?:the\s+)?(?P<val>[A-Z][\w&'’./-]*(?:\s+[A-Z][\w&'’./-]*)*)"
+        r"(?=\s*(?:[,;.?!]|$)|\s+(?:with|listing|giving|including|showing|containing|from|in|on|at|during)\b)",
+        t,
+    ):
+        val = m.group("val").rstrip(".")
+        first = val.split()[0].lower()
+        if (
+            not free(*m.span())
+            or first in _MONTHS
+            or re.fullmatch(r"q[1-4]|h[12]|(?:19|20)\d\d|i|me|us|you", first)
+            or re.search(r"\d{4}", val)
+        ):
+            continue
+        out.append(Filter(field="*", op="eq", value=val))
+        _ONLY.append(out[-1])
+        spans.append(m.span())
     # "Nikon only", "only the STL club", "only American": a value to keep, its field named or not
     # ("*": any of the record's fields).
     for m in re.finditer(
@@ -814,7 +834,7 @@ def _value_feature(item: str) -> Filter | None:
     m = _VALUE_FEATURE.fullmatch(item.strip())
     if m is None or set(m.group("field").split()) & _FEATURE_STOP:
         return None
-    if m.group("value").isupper() and m.group("value").lower() in FIELD_WORDS:
+    if m.group("value").isupper() and m.group("value").lower() in FIELD_WORDS | _FIELD_ABBREVIATIONS:
         return None  # "image URL", "CVE ID": a field name with an acronym, not a value
     return Filter(field=normalize_name(m.group("field")), op="eq", value=m.group("value"))
 
