@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urljoin
 
-from prefect_autodata.agents.induction import pagination, regions, tables, textlines
+from prefect_autodata.agents.induction import pagination, regions, sections, tables, textlines
 from prefect_autodata.agents.induction.dom import parse
 from prefect_autodata.agents.induction.filters import row_filter
 from prefect_autodata.agents.induction.matching import Candidate, Match, assign, dominant_type
@@ -260,6 +260,25 @@ def induce_page(
         except ValueError:
             continue
         built.append(_Built(spec, m, t.rows, url, f"table {t.records_xpath} ({t.rows} rows)"))
+    for g in sections.groups(root, url):  # records grouped under headings: the heading is a field
+        m = assign(requested, g.candidates, entity=entity)
+        if not m:
+            continue
+        try:
+            spec = _spec(
+                name=name,
+                description=description,
+                url=url,
+                records_xpath=g.records_xpath,
+                requested=requested,
+                matches=m,
+                detail_link=None,
+                pages=pages,
+                plan=plan,
+            )
+        except ValueError:
+            continue
+        built.append(_Built(spec, m, g.rows, url, f"sections {g.records_xpath} under <{g.heading}>"))
     for lb in textlines.blocks(root):  # records as separator-delimited text lines
         m = assign(requested, textlines.candidates(lb), entity=entity)
         if not m:
