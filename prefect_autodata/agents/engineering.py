@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, Field
 
 from prefect_autodata.agents.evidence import Endpoint, Evidence, Page
+from prefect_autodata.agents.induction import jsonrec
 from prefect_autodata.agents.induction import scripts as js
 from prefect_autodata.agents.offline import discovery as d
 from prefect_autodata.agents.offline.induction import (
@@ -139,15 +140,176 @@ def _size_fit(rows: int | None, plan: ParsedInstruction) -> float:
 # ------------------------------------------------------------------------------------------- JSON
 
 
-def _pick_record_set(sets: list[RecordSet], targets: list[str], plan: ParsedInstruction, hint: str | None):
+def _pick_record_set(
+    sets: list[RecordSet],
+    targets: list[str],
+    plan: ParsedInstruction,
+    hint: str | None,
+    names: dict[str, str] | None = None,
+):
     best = None
     for rs in sets:
-        m = match_fields(targets, rs.keys, rs.rows, plan, labels=rs.labels)
+        m = match_records(targets, rs, plan, names)
         hinted = bool(hint) and _hint_matches(hint, rs.path)
         key = (len(m), sum(x.score for x in m.values()), hinted, rs.count)
         if best is None or key > best[0]:
             best = (key, rs, m)
     return (best[1], best[2]) if best else (None, {})
+
+
+def _leaf(label: str) -> str:
+    return re.split(r"[.\[\]]+", label.strip(".[]"))[-1] if label else label
+
+
+def match_records(
+    targets: list[str], rs: RecordSet, plan: ParsedInstruction | None, names: dict[str, str] | None = None
+) -> dict[str, FieldMatch]:
+    """Targets → record keys: by the key's own name first, then by its last path part and the meaning
+    the documentation gives it (``vhc`` documented as "Make & model" answers ``model``).
+
+    Why: APIs abbreviate and nest keys (``eng``, ``specs.engine``); their documentation says what each
+    key means. A key serves one target; a meaning match whose values clearly contradict the
+    target's type (text for a price) is not taken.
+    """
+    from prefect_autodata.agents.induction import matching as mt
+    from prefect_autodata.agents.induction.requested import entity_noun
+
+    m = match_fields(targets, rs.keys, rs.rows, plan, labels=rs.labels)
+    names = names or {}
+    ent = mt.normalise(entity_noun(plan) or "") if plan is not None else ""
+    ent_labels = {ent, f"{ent} name", f"{ent} title"} if ent else set()
+    used = {x.key for x in m.values()}
+    scored: list[tuple[float, str, str | int, str]] = []
+    for k in rs.keys:
+        if k in used:
+            continue
+        label = str(rs.labels.get(k, k))
+        variants = [label, _leaf(label)]
+        for n in (label, str(k), _leaf(label)):
+            if n in names:
+                variants.append(names[n])
+        values = [r.get(k) for r in rs.rows[:50]]
+        if not any(v not in (None, "") for v in values):
+            continue
+        for t in targets:
+            if t in m:
+                continue
+            ns = max(mt.name_score(t, v) for v in variants if v)
+            if (
+                ent_labels
+                and mt.normalise(t) in mt.IDENTITY
+                and any(mt.normalise(v) in ent_labels for v in variants if v)
+            ):
+                ns = max(ns, 0.85)  # "Restaurant" documents the record's own name
+            if ns < 0.75 or mt.type_agreement(t, values) <= -1.0:
+                continue
+            why = next((v for v in variants if v and mt.name_score(t, v) == ns), label)
+            scored.append((ns, t, k, why))
+    for ns, t, k, why in sorted(scored, key=lambda x: (-x[0], targets.index(x[1]))):
+        if t in m or k in used:
+            continue
+        one = match_fields([t], [k], rs.rows, plan, labels={k: t}).get(t)
+        if one is None:
+            continue
+        m[t] = one.model_copy(update={"score": round(0.9 * ns, 3), "why": f"{label!r} ({why})"})
+        used.add(k)
+    return m
+
+
+_TOTAL_NAME = re.compile(
+    r"^(?:total|tot|tl|num|n)?(?:count|cnt|records|recs|results|items|rows|hits|entries)$|^total$|^total(?!.*page)",
+    re.I,
+)
+_CURSOR_NAME = re.compile(r"ne?xt|cursor|token|tkn|after|continu", re.I)
+
+
+def _body_values(obj: Any, skip: str, depth: int = 0, path: str = "$"):
+    """(JSONPath, key, value) of the scalars of a body outside the record container ``skip``."""
+    if depth > 3 or not isinstance(obj, dict):
+        return
+    for k, v in obj.items():
+        kp = f"{path}.{k}" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(k)) else f"{path}['{k}']"
+        if skip and (skip == kp or skip.startswith(kp + "[") or skip.startswith(kp + ".*")):
+            continue
+        if isinstance(v, dict):
+            yield from _body_values(v, skip, depth + 1, kp)
+        elif not isinstance(v, list):
+            yield kp, str(k), v
+
+
+def _docs_pagination(
+    names: dict[str, str], obj: Any, rs: RecordSet, example_url: str, gr: GeneralRequest
+) -> Pagination | None:
+    """Paging as the documentation describes it (parameter, first page, the largest page size it
+    allows), with the next cursor and the total found in the sample body.
+
+    Why: an API documentation says "page number (first page is 0)", "records per response, 1 to
+    500" or "pass the previous response's cursor"; the example URL shows none of that, and guessing
+    (page 1, size 1000) skips a page or gets the request refused.
+    """
+    from prefect_autodata.agents.induction import apidocs
+
+    query = dict(_query(example_url))
+    pg = apidocs.paging_from_docs(names, set(query))
+    if pg.kind is None:
+        return None
+    container = rs.path.split("[")[0].removesuffix(".*")
+    total = None
+    cursor = None
+    for path, key, v in _body_values(obj, container):
+        if key in (pg.size_param, pg.param):
+            continue
+        if (
+            total is None
+            and isinstance(v, int)
+            and not isinstance(v, bool)
+            and v >= rs.count
+            and (_TOTAL_NAME.match(norm(key)) or re.search(r"\btotal\b", names.get(key, ""), re.I))
+        ):
+            total = path
+        if cursor is None and isinstance(v, str) and v.strip() and _CURSOR_NAME.search(key):
+            if not v.startswith(("http://", "https://", "/", "?")):
+                cursor = path
+    size = pg.max_size if pg.max_size and 1 <= pg.max_size <= 10000 else None
+    if pg.size_param:
+        if size is None and str(query.get(pg.size_param, "")).isdigit():
+            size = int(query[pg.size_param])
+        size = size or pg.default_size
+        if size:
+            for k in list(gr.query):
+                if k == pg.size_param:
+                    del gr.query[k]
+            gr.query[pg.size_param] = str(size)
+    tot = Selector(jsonpath=total) if total else None
+    if pg.kind == "cursor":
+        if cursor is None:
+            return None
+        gr.query.pop(pg.param, None)
+        return Pagination(kind="cursor", param=pg.param, next=Selector(jsonpath=cursor), total=tot)
+    gr.query.pop(pg.param, None)
+    if pg.kind == "page":
+        v = query.get(pg.param, "")
+        start = pg.first if pg.first is not None else int(v) if v.isdigit() else 1
+        return Pagination(kind="page", param=pg.param, start=start, total=tot, max_pages=1000)
+    step = size or (rs.count if rs.count else 100)
+    return Pagination(
+        kind="offset", param=pg.param, start=0, size=step, size_param=pg.size_param, total=tot, max_pages=1000
+    )
+
+
+def _docs_names(endpoint: Endpoint, evidence: Evidence, reader: Any) -> dict[str, str]:
+    """What the documentation page an endpoint was found on says its names mean (``apidocs``)."""
+    from prefect_autodata.agents.induction import apidocs
+
+    src = endpoint.source_page
+    out: dict[str, str] = {}
+    for p in evidence.candidates:
+        if not src or src not in (p.url, p.final_url) or p.kind != "html":
+            continue
+        body = _read(reader, p.cache_id)
+        if body:
+            out.update(apidocs.documented_names(body))
+    return out
 
 
 def _hint_matches(hint: str, path: str) -> bool:
@@ -216,13 +378,14 @@ def induce_json(
     if not body:
         return None
     try:
-        obj = json.loads(body)
+        obj = jsonrec.loads(body)
     except ValueError:
         return None
     sets = json_record_sets(obj)
     page_html = js.source_html(endpoint.source_page, evidence, reader)
     js.label_sets(sets, page_html)  # display labels the page's column definitions give the keys
-    rs, matches = _pick_record_set(sets, targets, plan, endpoint.record_path_hint)
+    names = _docs_names(endpoint, evidence, reader)
+    rs, matches = _pick_record_set(sets, targets, plan, endpoint.record_path_hint, names)
     if rs is None:
         return None
     total_key = None
@@ -239,6 +402,9 @@ def induce_json(
         ticker_param=ticker_param,
         known_entities=known_entities or set(),
     )
+    documented = _docs_pagination(names, obj, rs, endpoint.example_url, gr)
+    if documented is not None:
+        gr.pagination = documented
     if gr.pagination is None:
         nxt = d.json_next_link(obj, endpoint.example_url)
         if nxt:  # the body hands out the next page's URL: follow it
@@ -282,6 +448,11 @@ def induce_json(
         sample_rows,
         extra=detail_names,
     )
+    own = [t for t in targets if t in ordered and ordered[t].from_param is None]
+    if _unlanded_id(rs, {ordered[t].key for t in own}) and not detail_names:
+        # The source names each record by an id the request does not land: no landed field is known
+        # to be unique (a director makes several films), so the key is every field always present.
+        pk = [t for t in own if all(r.get(t) not in (None, "") for r in sample_rows)] or pk
     tick = [t for t, m in ordered.items() if m.from_param and gr.roles.get(m.from_param) == "ticker"]
     pk = tick[:1] + pk
     pk = list(dict.fromkeys(pk))
@@ -290,6 +461,8 @@ def induce_json(
     if gr.notes and year_col and plan.kind != "stock":
         code = year_filter_code(year_col, plan)
         python = PythonStep(code=code) if code else None
+    if python is None and not gr.server_filters:
+        python = _row_filter(plan, [t for t in targets if t in ordered])
     source = Source(
         name="records",
         kind="json",
@@ -341,6 +514,109 @@ def induce_json(
         covered=covered,
         missing=missing,
         rationale=why,
+        sample_rows=rs.count,
+    )
+
+
+def _row_filter(plan: ParsedInstruction, columns: list[str]) -> PythonStep | None:
+    """The request's filters and time scope as a row filter, when the request URL takes none of them."""
+    from prefect_autodata.agents.induction.filters import row_filter
+
+    if not columns or not (getattr(plan, "filters", None) or getattr(plan, "time_scope", None)):
+        return None
+    code, _notes = row_filter(plan, columns)
+    return PythonStep(code=code) if code else None
+
+
+def _unlanded_id(rs: RecordSet, landed: set[Any]) -> bool:
+    """True when the records carry an id key (``id``, ``uid``, ``movieId``) unique in the sample that no
+    landed field reads."""
+    for k in rs.keys:
+        if k in landed:
+            continue
+        label = str(rs.labels.get(k, k))
+        if not re.search(r"(?:^|[^a-z])(?:u?id|key)$|(?<=[a-z])(?:Id|ID)$", label) and label.lower() != "id":
+            continue
+        vals = [r.get(k) for r in rs.rows]
+        if (
+            len(vals) >= 2
+            and all(v not in (None, "") for v in vals)
+            and len(set(map(str, vals))) == len(vals)
+        ):
+            return True
+    return False
+
+
+def induce_csv(
+    endpoint: Endpoint, plan: ParsedInstruction, *, evidence: Evidence, reader: Reader | Any | None = None
+) -> CandidateSpec | None:
+    """A candidate spec reading a CSV file (a download page's link): columns by their header.
+
+    The header names the columns; the page the file was linked from often says what each means
+    (a "Columns" table), which the matcher reads as the column's documented meaning.
+    """
+    import csv
+    import io
+
+    targets = list(plan.field_names)
+    body = _read(reader, endpoint.sample_cache_id)
+    if not body or not targets:
+        return None
+    rows = list(csv.DictReader(io.StringIO(body)))
+    if not rows:
+        return None
+    headers = [h for h in rows[0] if h is not None and "'" not in h]
+    rs = RecordSet(
+        path="$", keys=list(headers), labels={h: h for h in headers}, rows=rows[:200], count=len(rows)
+    )
+    names = _docs_names(endpoint, evidence, reader)
+    matches = match_records(targets, rs, plan, names)
+    ordered = {t: matches[t] for t in targets if t in matches}
+    if not ordered:
+        return None
+    rules = [
+        FieldRule(
+            name=t, jsonpath=f"$['{m.key}']", type=m.type, transforms=[Transform(op="strip"), *m.transforms]
+        )
+        for t, m in ordered.items()
+    ]
+    covered = list(ordered)
+    missing = [t for t in targets if t not in ordered]
+    sample = [{t: r.get(m.key) for t, m in ordered.items()} for r in rs.rows]
+    pk = choose_primary_key(covered, sample)
+    if _unlanded_id(rs, {m.key for m in ordered.values()}):
+        pk = [t for t in covered if all(r.get(t) not in (None, "") for r in sample)] or pk
+    parts = urlsplit(endpoint.example_url)
+    base = f"{parts.scheme}://{parts.netloc}"
+    path = endpoint.example_url[len(base) :]
+    source = Source(
+        name="records",
+        kind="csv",
+        request=RequestTemplate(url="{base_url}" + path.replace("{", "%7B").replace("}", "%7D")),
+        fields=rules,
+    )
+    spec = CollectorSpec(
+        name=spec_name(plan),
+        description=plan.text,
+        base_url=base,
+        primary_key=pk,
+        columns=_columns(targets, rules),
+        sources=[source],
+        python=_row_filter(plan, covered),
+        politeness=FetchPolicy(rate_limit_per_host=0, concurrency_per_host=4),
+    )
+    score = 2.0 + len(covered) / max(1, len(targets)) + 0.3 * _size_fit(rs.count, plan)
+    return CandidateSpec(
+        spec=spec,
+        method="bulk",
+        source_url=endpoint.example_url,
+        score=round(score, 4),
+        covered=covered,
+        missing=missing,
+        rationale=(
+            f"CSV file {endpoint.example_url} ({rs.count} rows); {len(covered)}/{len(targets)} fields by header"
+            + (f"; missing {', '.join(missing)}" if missing else "")
+        ),
         sample_rows=rs.count,
     )
 
@@ -588,6 +864,11 @@ def induce(
             )
         except ValueError:
             cand = None
+        if cand is not None:
+            out.append(cand)
+    files = [e for e in evidence.endpoints if e.kind == "csv" and e.status in (None, 200)]
+    for e in sorted(files, key=lambda e: -(e.record_count or 0)):
+        cand = induce_csv(e, plan, evidence=evidence, reader=reader)
         if cand is not None:
             out.append(cand)
     for page in evidence.ok_pages():

@@ -27,7 +27,7 @@ from prefect_autodata.agents.evidence import (
     ParamRange,
     SearchHit,
 )
-from prefect_autodata.agents.induction import apidocs
+from prefect_autodata.agents.induction import apidocs, jsonrec
 from prefect_autodata.agents.offline import discovery as d
 from prefect_autodata.agents.offline.instruction import ParsedInstruction
 from prefect_autodata.agents.tool import SearchProvider, clean_html, convert_file, parse_html, sniff_format
@@ -340,7 +340,7 @@ class WebAgent:
                 resp.text, kind="json", summary=f"{resp.final_url} (JSON)", media_type="application/json"
             )
             try:
-                _p, n, _f = d.find_records(json.loads(resp.text))
+                _p, n, _f = d.find_records(jsonrec.loads(resp.text))
             except ValueError:
                 n = 0
             kind: PageKind = "json"
@@ -489,9 +489,12 @@ class WebAgent:
         fmt = sniff_format(resp.content, resp.content_type, resp.final_url)
         if fmt == "json":
             try:
-                obj = json.loads(resp.text)
+                obj = jsonrec.loads(resp.text)
             except ValueError:
                 ev.notes.append(f"endpoint {url} answered invalid JSON")
+                return None
+            if apidocs.is_openapi(obj):  # a description of the API, not its data: read it as docs
+                self._api_docs.setdefault(resp.final_url, apidocs.read_openapi(obj, resp.final_url))
                 return None
             path, n, fields = d.find_records(obj)
             if not n:  # shapes the simple finder misses (rows with a header list kept beside them, keyed ids)

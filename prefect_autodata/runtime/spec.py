@@ -679,6 +679,22 @@ def secret_names(spec: CollectorSpec) -> set[str]:
 _SECRET_HEADERS = frozenset({"authorization", "x-api-key", "api-key", "x-auth-token", "x-access-token"})
 
 
+_CREDENTIAL_NAME = re.compile(r"key|token|secret|auth|passw|signature|credential", re.I)
+
+
+_TOKEN_VALUE = re.compile(r"^(?=.*[0-9])(?=.*[A-Za-z])[A-Za-z0-9_\-]{16,}$")
+
+
+def _credential(name: str, value: str) -> bool:
+    """A parameter/header named like a credential whose value looks like a key (8+ chars with a digit),
+    or any value that is a long random token (16+ letters and digits mixed: a key the docs gave, sent
+    under a name of the site's own)."""
+    v = str(value or "")
+    if _TOKEN_VALUE.match(v) and not re.fullmatch(r"[0-9a-f]{8}-?[0-9a-f]{4}-?.*", v, re.I):
+        return sum(c.isdigit() for c in v) >= 3 and sum(c.isalpha() for c in v) >= 3
+    return bool(_CREDENTIAL_NAME.search(name)) and len(v) >= 8 and any(c.isdigit() for c in v) and " " not in v
+
+
 def externalize_secrets(spec: CollectorSpec) -> tuple[CollectorSpec, dict[str, str]]:
     """Move literal credentials (``token=...`` query values, ``Authorization`` headers) out of a spec.
 
@@ -705,11 +721,11 @@ def externalize_secrets(spec: CollectorSpec) -> tuple[CollectorSpec, dict[str, s
                 continue
             params = request.get("params") or {}
             for key, value in params.items():
-                if key.lower() in SECRET_PARAMS:
+                if key.lower() in SECRET_PARAMS or _credential(key, value):
                     params[key] = secret_for(key, value)
             headers = request.get("headers") or {}
             for key, value in headers.items():
-                if key.lower() in _SECRET_HEADERS:
+                if key.lower() in _SECRET_HEADERS or _credential(key, value):
                     headers[key] = secret_for(key, value)
     if not found:
         return spec, {}

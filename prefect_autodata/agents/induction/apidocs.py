@@ -223,3 +223,138 @@ def _openapi_text(obj: Any) -> str:
 
     visit(obj, 0)
     return "\n".join(parts)
+
+
+# ------------------------------------------------------------------------------------------ documented names
+
+_IDENT_NAME = re.compile(r"^[A-Za-z_$@][\w$@.\-\[\]]{0,60}$")
+_TYPE_WORDS = re.compile(
+    r"^(?:string|str|text|integer|int|long|number|numeric|float|double|decimal|boolean|bool|date|datetime|"
+    r"time|timestamp|money|currency|array|list|object|url|uri|id)\b[^.]{0,24}$",
+    re.I,
+)
+
+
+def _squash(text: str) -> str:
+    return " ".join((text or "").split())
+
+
+def documented_names(html_text: str) -> dict[str, str]:
+    """Identifier → what the page says it means, for every name the page prints as code.
+
+    Why: documentation explains its parameters and response keys next to the name set as code: a
+    table row (``<code>vhc</code> | Make & model | text``), a list item (``<code>page</code> — Page
+    number``), a definition list, or prose (``<code>count</code> (integer): Records per response``).
+    A cell that only names a type ("string", "integer") is not the meaning.
+    """
+    from lxml import html as lhtml
+
+    try:
+        root = lhtml.document_fromstring(html_text)
+    except Exception:  # an unparsable page documents nothing
+        return {}
+    out: dict[str, str] = {}
+    for code in root.iter("code", "tt", "kbd", "var"):
+        name = _squash(code.text_content())
+        if not _IDENT_NAME.match(name) or name in out:
+            continue
+        desc = ""
+        cell = next((a for a in code.iterancestors("td", "th", "dt", "li", "p")), None)
+        if cell is not None and cell.tag in ("td", "th"):
+            if _squash(cell.text_content()) != name:
+                continue  # a name inside a sentence of a cell is not the row's subject
+            row = cell.getparent()
+            cells = [c for c in row if c.tag in ("td", "th") and c is not cell] if row is not None else []
+            texts = [_squash(c.text_content()) for c in cells]
+            desc = next((t for t in texts if t and not _TYPE_WORDS.match(t) and t != name), "")
+        elif cell is not None and cell.tag == "dt":
+            dd = cell.getnext()
+            desc = _squash(dd.text_content()) if dd is not None and dd.tag == "dd" else ""
+        else:
+            parts = [code.tail or ""]
+            sib = code.getnext()
+            while sib is not None and sib.tag not in ("code", "tt", "kbd", "var", "br"):
+                parts.append(sib.text_content() + (sib.tail or ""))
+                sib = sib.getnext()
+            tail = _squash("".join(parts))
+            m = re.match(r"^(?:\(([^)]{0,40})\))?\s*[:=—–-]+\s*(.+)$", tail)
+            if m:
+                desc = m.group(2)
+                desc = re.split(r"(?<=[.;])\s", desc, maxsplit=1)[0]
+        if desc:
+            out[name] = desc[:300]
+    return out
+
+
+@dataclass
+class DocPaging:
+    """How the documentation says to page: ``kind`` page/offset/cursor, the parameter, first page, size."""
+
+    kind: Literal["page", "offset", "cursor"] | None = None
+    param: str | None = None
+    first: int | None = None
+    size_param: str | None = None
+    max_size: int | None = None
+    default_size: int | None = None
+
+
+_CURSOR_DESC = re.compile(r"\bcursor\b|\bcontinuation\b|\bpage[\s_-]?token\b|\bnext[\s_-]?token\b", re.I)
+_PAGE_DESC = re.compile(r"\bpage\s+(?:number|index|no\.?)\b|\bwhich\s+page\b|\bfirst\s+page\s+is\b", re.I)
+_OFFSET_DESC = re.compile(
+    r"\b(?:records?|items?|results?|rows?|entries)\s+to\s+skip\b|\bskip\b|\boffset\b", re.I
+)
+_SIZE_DESC = re.compile(
+    r"\b(?:records?|items?|results?|rows?|entries)\s+(?:per|in\s+each|on\s+each)\s+(?:page|response|request|call|slice)"
+    r"|\bpage\s+size\b|\bper\s+page\b|\bmax(?:imum)?\s+(?:number\s+of\s+)?(?:records?|items?|results?|rows?)\b"
+    r"|\bnumber\s+of\s+(?:records?|items?|results?|rows?)\b",
+    re.I,
+)
+
+
+def paging_from_docs(names: dict[str, str], query_names: set[str] = frozenset()) -> DocPaging:
+    """The paging scheme the documented parameters describe (their names and what the page says)."""
+    out = DocPaging()
+    low_q = {q.lower() for q in query_names}
+    for name, desc in names.items():
+        nl = name.lower()
+        skips = bool(_OFFSET_DESC.search(desc)) or nl in ("offset", "skip", "start")
+        sizes = bool(_SIZE_DESC.search(desc)) and not skips
+        if out.kind is None and (
+            _CURSOR_DESC.search(desc) or nl in ("cursor", "after", "page_token", "pagetoken", "next_token")
+        ):
+            out.kind, out.param = "cursor", name
+        elif out.kind is None and (
+            _PAGE_DESC.search(desc) or (nl in ("page", "pagenum", "page_number") and nl in low_q)
+        ):
+            out.kind, out.param = "page", name
+            m = re.search(r"first\s+page\s+is\s+(\d)|(\d)\s*-\s*based|(zero)[\s-]based", desc, re.I)
+            if m:
+                out.first = 0 if m.group(3) else int(m.group(1) or m.group(2))
+        elif out.kind is None and skips:
+            out.kind, out.param = "offset", name
+        if out.size_param is None and sizes:
+            out.size_param = name
+            m = re.search(r"(\d+)\s*(?:to|-|–|…|\.\.)\s*(\d+)", desc)
+            if m:
+                out.max_size = int(m.group(2))
+            else:
+                m = re.search(r"\b(?:max(?:imum)?|up\s+to|at\s+most)\D{0,12}(\d+)", desc, re.I)
+                out.max_size = int(m.group(1)) if m else None
+            m = re.search(r"default(?:s\s+to)?\s*:?\s*(\d+)", desc, re.I)
+            out.default_size = int(m.group(1)) if m else None
+    return out
+
+
+_STATED = re.compile(
+    r"\b(\d{1,3}(?:,\d{3})+|\d+)\s+(?:records|rows|items|entries|results)\s+(?:in\s+all|in\s+total|total)\b"
+    r"|\b(?:total\s+of|all)\s+(\d{1,3}(?:,\d{3})+|\d+)\s+(?:records|rows|items|entries)\b",
+    re.I,
+)
+
+
+def stated_total(text: str) -> int | None:
+    """A total the page states in words ("159 records in all", "a total of 1,845 rows")."""
+    m = _STATED.search(text or "")
+    if not m:
+        return None
+    return int((m.group(1) or m.group(2)).replace(",", ""))

@@ -167,3 +167,26 @@ def record_sets(obj: Any) -> list[Any]:
 
     visit(obj, [], 0)
     return sorted(found, key=lambda r: -r.count)
+
+
+def loads(text: str | bytes) -> Any:
+    """A JSON body, or a JSON Lines / NDJSON body as the list of its records.
+
+    Why: data downloads ship NDJSON (one object per line) as often as JSON; read as one document it
+    is invalid, read line by line it is an array of records like any other. Raises ``ValueError``
+    when the body is neither.
+    """
+    import json
+
+    if isinstance(text, bytes):
+        text = text.decode("utf-8-sig", "replace")
+    try:
+        return json.loads(text)
+    except ValueError:
+        lines = [ln for ln in text.splitlines() if ln.strip()]
+        if len(lines) < 2:
+            raise
+        out = [json.loads(ln) for ln in lines]  # a bad line: not JSON Lines either (ValueError)
+        if not all(isinstance(o, dict) for o in out):
+            raise ValueError("JSON Lines whose lines are not all objects") from None
+        return out

@@ -411,7 +411,7 @@ def is_data_link(link: Link) -> bool:
     """Links that name an API, a data file or an example request (worth fetching as an endpoint)."""
     u = urlsplit(link.url)
     path = u.path.lower()
-    if path.endswith((".csv", ".json", ".xlsx", ".tsv")):
+    if path.endswith((".csv", ".json", ".xlsx", ".tsv", ".ndjson", ".jsonl")):
         return True
     if "/api/" in path or path.startswith("/api") or ".api." in u.netloc or u.netloc.startswith("api."):
         return True
