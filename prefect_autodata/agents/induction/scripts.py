@@ -111,7 +111,11 @@ def probe(
     names = param_names(scripts or [])
     for r, common in _COMMON.items():
         names[r] += [c for c in common if c not in names[r]]
-    here = {k for k, _ in parse_qsl(urlsplit(url).query)}
+    here = [k for k, _ in parse_qsl(urlsplit(url).query)]
+    for k in reversed(here):  # parameters the call already carries come first
+        r = role(k)
+        if r:
+            names[r] = [k] + [n for n in names[r] if n != k]
     budget = [MAX_PROBES]
     total_key = _total_key(first)
     total = first.get(total_key) if total_key else None
@@ -133,10 +137,10 @@ def probe(
 
     extra: dict[str, str] = {}
     # A page size the endpoint accepts: fewer, larger pages (the biggest accepted of a few).
-    want = max(total or 0, 100)
-    for name in [n for n in names["size"] if n not in here][:2]:
+    # (the largest of two round sizes: a size equal to today's total would miss tomorrow's records)
+    for name in names["size"][:2]:
         got_size = None
-        for size in sorted({min(want, 1000), 100}, reverse=True):
+        for size in (1000, 100):
             got = ask({name: str(size)})
             if got is not None and len(got) > n0:
                 got_size = (size, got)
@@ -152,7 +156,7 @@ def probe(
     tot_sel = Selector(jsonpath=f"$['{total_key}']") if total_key else None
     ck = _cursor_key(first)
     if ck:
-        for name in [n for n in names["cursor"] if n not in here][:4]:
+        for name in names["cursor"][:4]:
             got = ask({**extra, name: str(first[ck])})
             if got and _sig(got) != sig0:
                 notes.append(f"cursor {name} from $.{ck}")
@@ -160,7 +164,7 @@ def probe(
                     kind="cursor", param=name, next=Selector(jsonpath=f"$['{ck}']"), total=tot_sel
                 )
                 return pag, extra, notes
-    for name in [n for n in names["page"] if n not in here][:4]:
+    for name in names["page"][:4]:
         one = ask({**extra, name: "1"})
         if one is None:
             continue
@@ -175,7 +179,7 @@ def probe(
             if zero and _sig(zero) == sig0:
                 notes.append(f"page {name} from 0")
                 return Pagination(kind="page", param=name, start=0, total=tot_sel), extra, notes
-    for name in [n for n in names["offset"] if n not in here][:3]:
+    for name in names["offset"][:3]:
         got = ask({**extra, name: str(n0)})
         if got and _sig(got) != sig0:
             size_param = next(iter(extra), None)
