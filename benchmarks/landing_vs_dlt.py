@@ -28,11 +28,10 @@ def tickers(n: int | None) -> list[str]:
     return out[:n] if n else out
 
 
-def run_ours(base: str, db: str, names: list[str], token: str) -> int:
-    from prefect_autodata.flows.run_collector import run_spec
+def stock_spec(base: str, names: list[str]):
+    """The daily-price collector both our benchmarks run (also ``benchmarks/fanout.py``)."""
     from prefect_autodata.runtime.spec import CollectorSpec
 
-    os.environ["AUTODATA_SECRET_BENCH_TOKEN"] = token
     fields = [
         {"name": "ticker", "from_param": "ticker"},
         {"name": "date", "type": "date", "jsonpath": "$.date"},
@@ -52,7 +51,7 @@ def run_ours(base: str, db: str, names: list[str], token: str) -> int:
         fields.append({"name": c, "type": "float", "jsonpath": f"$.{c}"})
     for c in ("volume", "adjVolume"):
         fields.append({"name": c, "type": "integer", "jsonpath": f"$.{c}"})
-    spec = CollectorSpec.parse(
+    return CollectorSpec.parse(
         {
             "name": "bench-stocks",
             "base_url": base,
@@ -72,7 +71,13 @@ def run_ours(base: str, db: str, names: list[str], token: str) -> int:
             "politeness": {"rate_limit_per_host": 0, "concurrency_per_host": 8},
         }
     )
-    result = run_spec(spec, db)
+
+
+def run_ours(base: str, db: str, names: list[str], token: str) -> int:
+    from prefect_autodata.flows.run_collector import run_spec
+
+    os.environ["AUTODATA_SECRET_BENCH_TOKEN"] = token
+    result = run_spec(stock_spec(base, names), db)
     if result.status != "succeeded":
         raise SystemExit(f"our run failed: {result.error}")
     return result.rows_landed

@@ -232,6 +232,29 @@ class Stage:
                 con.unregister(BATCH_VIEW)
             self.rows += len(df)
 
+    def append_parquet(self, path: str | Path, offset: int = 0) -> int:
+        """A fan-out worker's Parquet file (``PartitionFiles``: typed, redacted) -> the stage; its page
+        positions are shifted by ``offset`` (the partition's place in request order). Returns its rows."""
+        if self.finished:
+            raise RuntimeError("stage already finished")
+        with self._lock:
+            con = self._open()
+            src = f"read_parquet('{Path(path).as_posix()}')"
+            have = {r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {src}").fetchall()}
+            cols = ", ".join(
+                f"CAST({q(c)} AS {t})"
+                if c in have and c != RUN_ID
+                else ("?" if c == RUN_ID else f"CAST(NULL AS {t})")
+                for c, t in self.declared.items()
+            )
+            n = con.execute(
+                f"INSERT INTO {STAGE_TABLE} SELECT {cols}, {self.rows} + row_number() OVER () - 1, "
+                f"{PART} + {int(offset)} FROM {src}",
+                [self.run_id],
+            ).fetchall()[0][0]
+            self.rows += n
+            return n
+
     def finish(self) -> Stage:
         """No more rows: repeated primary keys are counted and only the last of each kept; the file is closed."""
         with self._lock:
@@ -308,6 +331,31 @@ class Stage:
                 self.path.parent.rmdir()
             except OSError:
                 pass
+
+
+class PartitionFiles:
+    """A fan-out worker's sink (``StreamNormalizer`` hands it typed batches): each batch is one Parquet file in
+    ``folder``, redacted, with its rows' page positions; the single writer stages them (``Stage.append_parquet``).
+    A worker never opens the destination database."""
+
+    def __init__(self, folder: str | Path, spec: CollectorSpec, prefix: str) -> None:
+        self.folder, self.prefix = Path(folder), prefix
+        self.declared = _declared(spec)
+        self.files: list[str] = []
+        self.rows = 0
+        self._lock = threading.Lock()
+
+    def append(self, good: pd.DataFrame, part: int | pd.Series = 0) -> None:
+        if not len(good):
+            return
+        df = _redacted(pd.DataFrame({c: good[c] for c in self.declared if c in good.columns}))
+        df[PART] = part
+        with self._lock:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            dest = self.folder / f"{self.prefix}-{len(self.files):05d}.parquet"
+            df.to_parquet(dest, index=False)
+            self.files.append(str(dest))
+            self.rows += len(df)
 
 
 def remove_stale_stages(db_path: str, live: set[str]) -> int:

@@ -109,6 +109,37 @@ def fetch_step(
             fetcher.close()
 
 
+def extract_partition(
+    spec: CollectorSpec,
+    folder: str,
+    prefix: str,
+    *,
+    base_url: str | None = None,
+    today: date | None = None,
+    cursor: Any = None,
+) -> dict[str, Any]:
+    """Fan-out worker: fetch and normalize one partition (a spec reduced to a chunk of its parameter values)
+    into Parquet files in ``folder`` (``load.PartitionFiles``); it never opens the destination. One writer
+    stages the files in partition order and merges them (``load.Stage.append_parquet``, ``land_run``)."""
+    from prefect_autodata.runtime.normalize import StreamNormalizer
+
+    if spec.python is not None:
+        raise ConfigError(f"spec {spec.name!r} has a python step (it sees every record): it cannot fan out")
+    files = landing.PartitionFiles(folder, spec, prefix)
+    stream = StreamNormalizer(spec, files)
+    _, sources, requests = fetch_step(spec, base_url=base_url, today=today, cursor=cursor, sink=stream)
+    norm = stream.finish()
+    return {
+        "files": files.files,
+        "rows": files.rows,
+        "fetched": norm.fetched,
+        "rejected": norm.frame.n_rejected,
+        "requests": requests,
+        "sources": sources,
+        "issues": [i.model_dump() for i in norm.frame.issues],
+    }
+
+
 def extract_step(spec: CollectorSpec, collected: Collected) -> tuple[Frame, int]:
     """Raw records -> python step (if any) -> typed frame (``runtime.normalize``, as the dry run); (Frame, rows fetched).
 

@@ -144,3 +144,19 @@ def test_a_stage_appended_out_of_order_keeps_the_last_row_in_request_order(tmp_p
     assert stage.read(["k", "v"])[["k", "v"]].values.tolist() == [[1, 3.0]]
     stage.discard()
     assert not stage.path.exists()
+
+
+def test_a_failed_step_is_named_with_the_run(api, tmp_path):
+    """StepFailed: the run result names the step that failed; nothing lands and no stage is left."""
+    spec = spec_for(api)
+    data = spec.model_dump(mode="json", exclude_none=True)
+    data["sources"][0]["records"] = {"jsonpath": "$[*].nothing"}  # matches nothing: the fetch step fails
+    res = run_spec(CollectorSpec.model_validate(data), str(tmp_path / "a.duckdb"))
+    assert (res.status, res.failed_step) == ("failed", "fetch") and "no records" in res.error
+
+    data = spec.model_dump(mode="json", exclude_none=True)
+    data["sources"][0]["fields"][0]["jsonpath"] = "$.tag"  # the key is never an integer: every row rejected
+    res = run_spec(CollectorSpec.model_validate(data), str(tmp_path / "b.duckdb"))
+    assert (res.status, res.failed_step) == ("failed", "extract"), res.error
+    assert "rejected" in res.error and res.rows_landed == 0
+    assert not (tmp_path / "staging").exists()
