@@ -297,9 +297,12 @@ def engineering_role(inbox: list[Message], tools: Toolbox):
         )
         if not ctx.candidates:
             raise ConfigError("wrapper induction found no records matching the target fields on any source")
+        ctx.candidates = _measured_order(ctx, ctx.candidates)
         ctx.candidate_index = 0
         chosen = ctx.candidates[0]
         why = getattr(chosen, "rationale", "") or "best-scoring induced candidate"
+        if ctx.extra.get("measured_why"):
+            why = f"{ctx.extra['measured_why']}; {why}"
     else:
         from prefect_autodata.agents.engineering import repair
 
@@ -307,6 +310,12 @@ def engineering_role(inbox: list[Message], tools: Toolbox):
         chosen = repair(ctx.spec, ctx.test_reports[-1], history=ctx.test_reports, candidates=ctx.candidates)
         if chosen is not None:
             why = chosen.rationale or f"repaired after: {last_test.repair_hint}"
+        if chosen is None and _honest_now(ctx):
+            # The measured best already reaches the honest bar and no repair applies: the candidates
+            # after it measured worse (or were never measured within the bound), so trying them only
+            # costs dry runs. Keeping it lets the manager stop and accept it as the closest table.
+            chosen = ctx.spec
+            why = f"kept the best measured candidate (no repair for: {last_test.repair_hint})"
         if chosen is None:
             ctx.candidate_index = min(ctx.candidate_index + 1, len(ctx.candidates) - 1)
             chosen = ctx.candidates[ctx.candidate_index]
@@ -322,14 +331,77 @@ def engineering_role(inbox: list[Message], tools: Toolbox):
     return _engineering_message(ctx, ctx.spec, why, tools)
 
 
+def _spec_key(spec: CollectorSpec) -> str:
+    return spec.model_dump_json(exclude_none=True)
+
+
+def _test(ctx: SquadContext, spec: CollectorSpec) -> Any:
+    """The test agent's report on ``spec`` as it runs now (one dry run per distinct spec and run)."""
+    from prefect_autodata.agents.test import test_spec
+
+    cache = ctx.extra.setdefault("reports", {})
+    key = _spec_key(spec)
+    if key not in cache:
+        cache[key] = test_spec(runnable(spec, ctx.mirror), ctx.parsed, fetcher=ctx.fetcher, today=ctx.today)
+        ctx.tested.append((spec, cache[key]))
+    return cache[key]
+
+
+def _honest_now(ctx: SquadContext) -> bool:
+    """Whether the spec under test measured honest and was the top of the measured ranking."""
+    from prefect_autodata.agents import ranking
+    from prefect_autodata.agents.test import requested_names
+
+    rep = ctx.extra.get("reports", {}).get(_spec_key(ctx.spec)) if ctx.spec is not None else None
+    if rep is None or not ctx.extra.get("measured_why") or ctx.candidate_index != 0:
+        return False
+    m = ranking.measure(
+        rep,
+        requested_names(ctx.parsed),
+        expected_rows=_expected_rows(ctx),
+        whole=ranking.read_whole(ctx.spec),
+    )
+    return m.honest
+
+
+def _expected_rows(ctx: SquadContext) -> int | None:
+    size = getattr(ctx.parsed, "expected_size", None)
+    return getattr(size, "rows", None) if size is not None else None
+
+
+def _measured_order(ctx: SquadContext, candidates: list[Any]) -> list[Any]:
+    """The candidates with the first few dry-run and ranked by what was measured (``agents.ranking``);
+    the ones not measured follow in their prior order."""
+    from prefect_autodata.agents import ranking
+    from prefect_autodata.agents.test import requested_names
+
+    if len(candidates) < 2:
+        return list(candidates)
+    wanted = requested_names(ctx.parsed)
+    ranked = ranking.select(
+        candidates,
+        lambda c: _test(ctx, _candidate_spec(c)),
+        wanted,
+        expected_rows=_expected_rows(ctx),
+        log=lambda m: ctx.progress("engineering", m),
+    )
+    measured = {id(m.candidate) for m in ranked}
+    rest = [c for c in ranking.prior_order(candidates) if id(c) not in measured]
+    best = ranked[0]
+    ctx.extra["measured_why"] = (
+        f"chosen by measurement among {len(ranked)} dry-run candidates "
+        f"(score {best.measure.score:.2f}: {best.measure.why})"
+    )
+    return [m.candidate for m in ranked] + rest
+
+
 @register_offline_role(Role.TEST)
 def test_role(inbox: list[Message], tools: Toolbox):
-    from prefect_autodata.agents.test import test_spec, to_message
+    from prefect_autodata.agents.test import to_message
 
     ctx = current()
-    report = test_spec(runnable(ctx.spec, ctx.mirror), ctx.parsed, fetcher=ctx.fetcher, today=ctx.today)
+    report = _test(ctx, ctx.spec)
     ctx.test_reports.append(report)
-    ctx.tested.append((ctx.spec, report))
     msg = to_message(report, spec_cache_id=ctx.extra.get("spec_cache_id"))
     ctx.progress("test", msg.headline() + (f": {msg.repair_hint[:160]}" if msg.verdict == "fail" else ""))
     return msg
@@ -448,31 +520,15 @@ class SquadResult(BaseModel):
         return self.stop_reason == "success" and self.spec is not None
 
 
-_HARD = ("no_records", "fetch_error")
-
-
 def _soft_best(ctx: SquadContext) -> CollectorSpec | None:
-    """The tested spec with rows and only soft issues (best fill rate, then rows), or None.
-
-    A spec that fills none of the requested fields is not "close": nothing is accepted then."""
+    """The best measured spec among those tested that reaches the honest bar (``ranking.honest``:
+    rows, no hard issue, at least two thirds of the requested fields produced, filled and well typed, no
+    table-level finding), or None: then the run ends as a ``no_spec`` naming what was tried."""
+    from prefect_autodata.agents import ranking
     from prefect_autodata.agents.test import requested_names
 
-    wanted = requested_names(ctx.parsed)
-    ok = [
-        (spec, rep)
-        for spec, rep in ctx.tested
-        if getattr(rep, "rows", 0)
-        and not any(i.kind in _HARD for i in getattr(rep, "issues", []))
-        and (not wanted or any((getattr(rep, "fill_rates", {}) or {}).get(f, 0) > 0 for f in wanted))
-    ]
-    if not ok:
-        return None
-
-    def key(item: tuple[CollectorSpec, Any]) -> tuple[float, int]:
-        rates = list(getattr(item[1], "fill_rates", {}).values())
-        return (sum(rates) / len(rates) if rates else 0.0, item[1].rows)
-
-    return max(ok, key=key)[0]
+    best = ranking.best_honest(ctx.tested, requested_names(ctx.parsed), expected_rows=_expected_rows(ctx))
+    return best[0] if best else None
 
 
 def _tb(rt: AgentRuntime) -> Toolbox:
@@ -643,7 +699,9 @@ def research_and_develop(
     from prefect_autodata.agents.test import fields_report, requested_names, tried_summary
 
     wanted = requested_names(ctx.parsed or parsed)
-    final_rep = next(
+    final_rep = (
+        ctx.extra.get("reports", {}).get(_spec_key(ctx.spec)) if ctx.spec is not None else None
+    ) or next(
         (r for s, r in reversed(ctx.tested) if ctx.spec is not None and s.version == ctx.spec.version), None
     )
     field_info = fields_report(spec, final_rep, wanted) if spec is not None else {}

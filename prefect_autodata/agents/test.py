@@ -10,6 +10,7 @@ first passing spec, when the attempts are used up, or when nothing new is left t
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from typing import Any, Literal
 
@@ -77,7 +78,13 @@ def test_spec(
     so the engineering agent repairs or tries its next candidate; a requested field no rule fills
     (also a declared column without a rule) is reported as not produced (see FAILING_FINDINGS)."""
     rep: DryRunReport = dry_run(
-        spec, max_pages=max_pages, max_requests=max_requests, base_url=base_url, fetcher=fetcher, today=today
+        spec,
+        max_pages=max_pages,
+        max_requests=max_requests,
+        base_url=base_url,
+        fetcher=fetcher,
+        today=today,
+        sample_rows=SAMPLE_ROWS,
     )
     issues = list(rep.issues)
     if plan is not None and plan.field_names:
@@ -108,7 +115,7 @@ def test_spec(
         requests=rep.requests,
         issues=issues,
         fill_rates=rep.fill_rates,
-        sample=rep.sample,
+        sample=rep.sample[:5],
     )
 
 
@@ -119,13 +126,28 @@ test_spec.__test__ = False  # type: ignore[attr-defined]  # a function named tes
 
 from prefect_autodata.agents.induction.requested import requested_names  # noqa: E402  (re-exported)
 
-FAILING_FINDINGS = ("null_field", "short_of_total")
-"""Findings that fail a dry run: a rule that fills nothing, or a listing read only in part.
+FAILING_FINDINGS = (
+    "null_field",
+    "short_of_total",
+    "missing_field",
+    "not_produced",
+    "label_text",
+    "navigation_records",
+    "duplicate_key",
+)
+"""Findings that fail a dry run: a requested field no rule fills (also a declared column without a
+rule), a rule that fills nothing, values that are label text, a listing read only in part, records
+read from the site's navigation, a key that repeats. Values of another type than the field's name
+implies (``type_conformity``) lower a candidate's rank but do not fail it: a name's expected type is
+a guess ("open" is a time, or a price).
 
-A requested field no rule fills (``missing_field``, ``not_produced``) is reported, shown as
-``rule: null`` in ``collect --json``'s ``fields``, and lowers the ranking of a candidate, but does not
-fail the test on its own: some requested fields exist on no source (a site without supplementary
-links), and failing there made the squads trade a correct spec for a worse one."""
+A failed test is not the end of a candidate: the engineering loop ranks the dry-run candidates by
+what was measured (``agents.ranking``), so when no source has a requested field at all (a site
+without supplementary links) the best measured table is still landed as long as it reaches the
+honest bar, its missing fields shown as ``rule: null`` in ``collect --json``'s ``fields``."""
+
+SAMPLE_ROWS = 30
+"""Rows of the dry run's sample the per-field findings look at (duplicates, label text, pages)."""
 
 
 def produced_rules(spec: CollectorSpec) -> dict[str, Any]:
@@ -209,6 +231,19 @@ def field_findings(
             )
             continue
         values = [r.get(f) for r in rep.sample if r.get(f) not in (None, "")]
+        label = _label_share(values, requested)
+        if len(values) >= 2 and label >= 0.5:
+            out.append(
+                Issue(
+                    kind="label_text",
+                    source="*",
+                    field=f,
+                    ratio=round(label, 4),
+                    message=f"field {f!r} holds label or header text, not values "
+                    f"(e.g. {str(values[0])[:40]!r}; rule {rule_text(rules[f])})",
+                )
+            )
+            continue
         if len(values) >= 3 and type_agreement(f, values) < 0:
             kind, _ = dominant_type(values)
             out.append(
@@ -236,6 +271,7 @@ def field_findings(
                         message=f"field {f!r} is filled on some sampled pages and empty on {empty}",
                     )
                 )
+    out += table_findings(spec, rep)
     got = _stated_total(spec, fetcher) if rep.rows else None
     if got and got[0] > rep.rows:
         out.append(
@@ -244,6 +280,78 @@ def field_findings(
                 source="*",
                 url=got[1],
                 message=f"{got[1]} states {got[0]} records but the spec reads {rep.rows} and follows no pages",
+            )
+        )
+    return out
+
+
+_LABEL_END = re.compile(r"[:：]\s*$")
+_NAV_STEP = re.compile(r"(?:^|/|\s|>)(?:nav|header|footer)(?:$|[\[/\s.#:>])", re.I)
+
+
+def _label_share(values: list[Any], requested: list[str]) -> float:
+    """Share of ``values`` that are label text: ending in a colon, or naming a requested field."""
+    from prefect_autodata.agents.induction.matching import name_score
+
+    if not values:
+        return 0.0
+    n = 0
+    for v in values:
+        t = str(v).strip()
+        if not t or len(t) > 40:
+            continue
+        if _LABEL_END.search(t) or any(name_score(r, t) >= 0.95 for r in requested):
+            n += 1
+    return n / len(values)
+
+
+def table_findings(spec: CollectorSpec, rep: DryRunReport) -> list[Issue]:
+    """Findings about the table as a whole: records read from the site's navigation, duplicate rows,
+    a primary key that repeats in the sample, a filter step that kept none of the sampled records."""
+    from prefect_autodata.runtime.runner import LINEAGE_URL
+
+    out: list[Issue] = []
+    for s in spec.sources:
+        expr = (s.records.xpath or s.records.css or "") if s.records is not None and s.emit else ""
+        if expr and _NAV_STEP.search(expr):
+            out.append(
+                Issue(
+                    kind="navigation_records",
+                    source=s.name,
+                    message=f"source {s.name!r} reads its records from the site's navigation ({expr!r})",
+                )
+            )
+    sample = [{k: v for k, v in r.items() if k != LINEAGE_URL} for r in rep.sample]
+    if len(sample) >= 2:
+        rows = [tuple(sorted((k, str(v)) for k, v in r.items())) for r in sample]
+        dup = 1 - len(set(rows)) / len(rows)
+        if dup > 0:
+            out.append(
+                Issue(
+                    kind="duplicate_rows",
+                    source="*",
+                    ratio=round(dup, 4),
+                    message=f"{100 * dup:.0f}% of the {len(rows)} sampled rows repeat another row",
+                )
+            )
+        pk = [k for k in spec.primary_key if all(k in r for r in sample)]
+        keys = [tuple(str(r.get(k)) for k in pk) for r in sample]
+        if pk and len(set(keys)) < len(keys) and len(set(rows)) == len(rows):
+            out.append(
+                Issue(
+                    kind="duplicate_key",
+                    source="*",
+                    field=pk[0] if len(pk) == 1 else None,
+                    message=f"primary key {pk} repeats in the sample ({len(keys) - len(set(keys))} of "
+                    f"{len(keys)} rows) although the rows differ",
+                )
+            )
+    if rep.rows and not rep.sample and spec.python is not None:
+        out.append(
+            Issue(
+                kind="filter_kept_none",
+                source="*",
+                message=f"the python step kept none of the {rep.rows} sampled records",
             )
         )
     return out
@@ -321,18 +429,38 @@ def develop(
     today: date | None = None,
     max_attempts: int = 4,
 ) -> DevelopResult:
-    """Test candidates best first, repairing locally where the report says how; bounded by ``max_attempts``."""
+    """Measure the first few candidates (``ranking.select``), then test them best measured first,
+    repairing locally where the report says how, bounded by ``max_attempts``. When none passes, the
+    best measured one that reaches the honest bar is kept (``stop_reason`` no_progress), else none."""
+    from prefect_autodata.agents import ranking
+
     if not candidates:
         return DevelopResult(spec=None, stop_reason="no_candidates")
+    requested = requested_names(plan)
+    size = getattr(plan, "expected_size", None)
+    expected = getattr(size, "rows", None) if size is not None else None
+    reports: dict[str, TestReport] = {}
+    tested: list[tuple[CandidateSpec, TestReport]] = []
+
+    def run(cand: CandidateSpec, spec: CollectorSpec) -> TestReport:
+        key = spec.model_dump_json(exclude_none=True)
+        if key not in reports:
+            reports[key] = test_spec(spec, plan, fetcher=fetcher, base_url=base_url, today=today)
+            tested.append((cand.model_copy(update={"spec": spec}), reports[key]))
+        return reports[key]
+
+    ranked = ranking.select(candidates, lambda c: run(c, c.spec), requested, expected_rows=expected)
+    measured = {id(m.candidate) for m in ranked}
+    order = [m.candidate for m in ranked] + [
+        c for c in ranking.prior_order(candidates) if id(c) not in measured
+    ]
     attempts: list[Attempt] = []
-    seen_failures: set[tuple[str, ...]] = set()
-    last: tuple[CandidateSpec, TestReport] | None = None
-    for idx, cand in enumerate(candidates):
+    for idx, cand in enumerate(order):
         spec = cand.spec
         tried: set[str] = set()
         repair = ""
         while len(attempts) < max_attempts:
-            rep = test_spec(spec, plan, fetcher=fetcher, base_url=base_url, today=today)
+            rep = run(cand, spec)
             attempts.append(
                 Attempt(
                     candidate=idx,
@@ -347,23 +475,21 @@ def develop(
                 return DevelopResult(
                     spec=spec, candidate=cand, report=rep, attempts=attempts, stop_reason="passed"
                 )
-            last = (cand.model_copy(update={"spec": spec}), rep)
-            signature = tuple(sorted(i.kind + str(i.field) for i in rep.issues))
             fixed = _repair(spec, rep, tried)
             if fixed is None:
-                seen_failures.add(signature)
                 break
             spec, repair = fixed
             tried.add(repair)
         if len(attempts) >= max_attempts:
             break
-    # Nothing passed: keep the best-covering candidate only if its sole problems are soft ones.
-    if last is not None:
-        cand, rep = last
-        hard = [i for i in rep.issues if i.kind in ("no_records", "fetch_error")]
-        if not hard and rep.rows:
-            return DevelopResult(
-                spec=cand.spec, candidate=cand, report=rep, attempts=attempts, stop_reason="no_progress"
-            )
+    # Nothing passed: the best measured table that reaches the honest bar, else nothing.
+    best = ranking.best_honest([(c.spec, r) for c, r in tested], requested, expected_rows=expected)
+    if best is not None:
+        spec, rep, _ = best
+        cand = next(c for c, r in tested if r is rep)
+        return DevelopResult(
+            spec=spec, candidate=cand, report=rep, attempts=attempts, stop_reason="no_progress"
+        )
     reason: StopReason = "attempts_exhausted" if len(attempts) >= max_attempts else "no_progress"
-    return DevelopResult(spec=None, report=last[1] if last else None, attempts=attempts, stop_reason=reason)
+    last = tested[-1][1] if tested else None
+    return DevelopResult(spec=None, report=last, attempts=attempts, stop_reason=reason)

@@ -1,0 +1,189 @@
+"""Candidate ranking by measurement: the ONE place candidate specs are scored against each other.
+
+Inducers propose candidates in a prior order (their own guess of coverage); the engineering loop
+dry-runs the first few (``select``), and this module turns each test agent report into a score from
+what the dry run *measured*: per requested field whether it is produced, filled and of the type its
+name implies, the rows against the listing's stated total, duplicate rows and keys, records read from
+site navigation. ``honest`` is the bar a table must reach to be landed at all (the rest ends as a
+``no_spec`` that names per field what was tried). The prior only breaks ties.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+#: issues that make a candidate unusable whatever its fields (no rows, an unreachable source)
+HARD_KINDS = ("no_records", "fetch_error", "python_error")
+#: findings that make one requested field bad (it is in the table but carries nothing usable)
+FIELD_BAD_KINDS = ("missing_field", "not_produced", "null_field", "label_text")
+#: findings that make a field doubtful: it counts, at a cost (a name's expected type is a guess)
+FIELD_DOUBT_KINDS = ("type_conformity", "inconsistent_field")
+#: findings that make the whole table untrustworthy
+TABLE_BAD_KINDS = ("short_of_total", "navigation_records", "duplicate_key")
+#: share of the requested fields that must be measured good for a table to be landed at all (two thirds:
+#: a table with half its fields missing or wrong is a half-right table, which is never landed)
+HONEST_MIN_COVERAGE = 0.66
+#: candidates dry-run before one is chosen, and the wall-clock budget of that measuring
+TOP_K = 4
+MEASURE_SECONDS = 25.0
+
+
+@dataclass
+class Measure:
+    """What the dry run of one candidate measured, as a score (higher is better) and a verdict."""
+
+    score: float
+    honest: bool
+    coverage: float  # share of requested fields produced, filled and of the right type
+    good: list[str] = field(default_factory=list)
+    bad: dict[str, str] = field(default_factory=dict)  # field -> the finding that makes it bad
+    table: list[str] = field(default_factory=list)  # table-level findings
+    why: str = ""
+
+
+def _kinds(report: Any) -> list[Any]:
+    return list(getattr(report, "issues", []) or [])
+
+
+def read_whole(spec: Any) -> bool:
+    """Whether a dry run of ``spec`` reads all it would read for real (one request, no pages to follow)."""
+    srcs = [s for s in getattr(spec, "sources", []) if getattr(s, "emit", True)]
+    return bool(srcs) and all(
+        s.pagination is None and not s.params and "{" not in s.request.url for s in srcs
+    )
+
+
+def measure(
+    report: Any, requested: list[str], *, expected_rows: int | None = None, whole: bool = False
+) -> Measure:
+    """Score one test report (``agents.test.TestReport``) for the ``requested`` fields.
+
+    Coverage (fields produced, filled, not label text) dominates, then the fill rate in bands of 0.1,
+    then table findings; ``expected_rows`` (the plan's size) counts against a table that read all it
+    would read (``whole``) and holds under a quarter of it. Within a band the prior order decides
+    (``rank``), so a measurement never trades the inducers' choice for noise."""
+    issues = _kinds(report)
+    rows = int(getattr(report, "rows", 0) or 0)
+    rates = dict(getattr(report, "fill_rates", {}) or {})
+    hard = [i for i in issues if i.kind in HARD_KINDS]
+    bad: dict[str, str] = {}
+    for i in issues:
+        if i.kind in FIELD_BAD_KINDS and i.field and i.field not in bad:
+            bad[i.field] = i.kind
+    wanted = list(requested) or list(rates)
+    for f in wanted:
+        if f not in bad and f not in rates:
+            bad[f] = "not_produced"
+        elif f not in bad and not rates.get(f):
+            bad[f] = "null_field"
+    good = [f for f in wanted if f not in bad]
+    coverage = len(good) / len(wanted) if wanted else (1.0 if rows else 0.0)
+    fill = sum(rates.get(f, 0.0) for f in good) / len(wanted) if wanted else 0.0
+    table = sorted({i.kind for i in issues if i.kind in TABLE_BAD_KINDS})
+    dup = next((i.ratio or 0.0 for i in issues if i.kind == "duplicate_rows"), 0.0)
+    filtered_out = any(i.kind == "filter_kept_none" for i in issues)
+    if hard or rows == 0:
+        produced = sum(1 for f in wanted if f in rates) / max(1, len(wanted))
+        return Measure(
+            score=round(-2.0 + 0.1 * produced, 4),
+            honest=False,
+            coverage=0.0,
+            bad={f: (hard[0].kind if hard else "no_records") for f in wanted},
+            table=[i.kind for i in hard] or ["no_records"],
+            why=(hard[0].message if hard else "no rows")[:200],
+        )
+    doubt = sorted({i.field for i in issues if i.kind in FIELD_DOUBT_KINDS and i.field in good})
+    small = bool(expected_rows and whole and rows * 4 < expected_rows)
+    score = 3.0 * coverage + round(fill, 1)
+    score -= 1.0 * ("short_of_total" in table) + 2.0 * ("navigation_records" in table)
+    score -= 0.5 * ("duplicate_key" in table) + round(dup, 1) + 0.3 * filtered_out + 0.5 * small
+    honest = bool(good) and coverage >= HONEST_MIN_COVERAGE and not table
+    why = f"{len(good)}/{len(wanted)} fields good, fill {fill:.2f}" + (
+        "; bad " + ", ".join(f"{f} ({k})" for f, k in bad.items()) if bad else ""
+    )
+    if doubt:
+        why += "; type doubtful: " + ", ".join(doubt)
+    if small:
+        why += f"; {rows} rows where about {expected_rows} are expected"
+    if table:
+        why += "; table: " + ", ".join(table)
+    return Measure(
+        score=round(score, 4),
+        honest=honest,
+        coverage=round(coverage, 4),
+        good=good,
+        bad=bad,
+        table=table,
+        why=why,
+    )
+
+
+@dataclass
+class Measured:
+    """A candidate with its test report and measure; ``index`` is its place in the prior order."""
+
+    index: int
+    candidate: Any
+    report: Any
+    measure: Measure
+
+
+def prior_order(candidates: list[Any]) -> list[Any]:
+    """The inducers' own order (their ``score``, higher first): which candidates are measured first."""
+    return sorted(candidates, key=lambda c: -float(getattr(c, "score", 0.0) or 0.0))
+
+
+def rank(measured: list[Measured]) -> list[Measured]:
+    """Honest tables first, then by measured score, then by prior order."""
+    return sorted(measured, key=lambda m: (not m.measure.honest, -m.measure.score, m.index))
+
+
+def select(
+    candidates: list[Any],
+    test: Callable[[Any], Any],
+    requested: list[str],
+    *,
+    expected_rows: int | None = None,
+    k: int = TOP_K,
+    seconds: float = MEASURE_SECONDS,
+    log: Callable[[str], None] | None = None,
+) -> list[Measured]:
+    """Dry-run the first ``k`` candidates of the prior order (``test(candidate) -> report``) within
+    ``seconds``, and return them ranked by what was measured (best first). The first candidate is
+    always measured; measuring stops early once a candidate has every requested field good."""
+    ordered = prior_order(candidates)
+    t0 = time.monotonic()
+    out: list[Measured] = []
+    for idx, cand in enumerate(ordered[: max(1, k)]):
+        if out and time.monotonic() - t0 > seconds:
+            break
+        rep = test(cand)
+        spec = getattr(cand, "spec", cand)
+        m = measure(rep, requested, expected_rows=expected_rows, whole=read_whole(spec))
+        out.append(Measured(idx, cand, rep, m))
+        if log:
+            log(
+                f"candidate {idx + 1}/{len(ordered)} ({getattr(cand, 'method', '?')}): score {m.score:.2f}; {m.why}"
+            )
+        if m.honest and m.coverage >= 1.0 and not any(i.kind == "duplicate_rows" for i in _kinds(rep)):
+            break  # every requested field measured good: the first such table in prior order is kept
+    return rank(out)
+
+
+def best_honest(
+    tested: list[tuple[Any, Any]], requested: list[str], *, expected_rows: int | None = None
+) -> tuple[Any, Any, Measure] | None:
+    """Among (spec, report) pairs in the order they were tried (best measured first), the best one
+    reaching the honest bar (the earlier one of equal score), or None."""
+    scored = [
+        (i, s, r, measure(r, requested, expected_rows=expected_rows, whole=read_whole(s)))
+        for i, (s, r) in enumerate(tested)
+    ]
+    ok = [x for x in scored if x[3].honest]
+    if not ok:
+        return None
+    _, s, r, m = min(ok, key=lambda x: (-x[3].score, x[0]))
+    return s, r, m
