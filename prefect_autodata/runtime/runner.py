@@ -285,6 +285,8 @@ def _run_source(
     if inc and cursor is not None and inc.param in values:
         combos = [c for c in combos if not _beyond_end(c, inc.param, inc.end_param, ctx.today)]
     out.requests_planned = len(combos)
+    if ctx.limits.max_requests is not None and source.detail is not None and len(combos) > 1:
+        combos = combos[:1]  # a dry run samples one request of a fan-out: budget left for its detail pages
     if not combos:
         return out  # incremental: nothing new since the stored cursor
 

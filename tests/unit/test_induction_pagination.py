@@ -60,3 +60,29 @@ def test_offset_links_give_offset_pagination_with_its_size_parameter():
         10,
         "limit",
     )
+
+
+def test_digits_ending_a_name_are_not_a_stated_total():
+    from prefect_autodata.agents.induction.pagination import stated_total
+
+    assert stated_total("© Shop Desk58 Records as published by their sources.") is None
+    assert stated_total("Found 58 records") == 58
+
+
+def test_current_page_as_text_then_numbered_links_is_a_next_link_pager():
+    from prefect_autodata.agents.induction.dom import parse
+    from prefect_autodata.agents.induction.pagination import detect
+
+    for cur, last in ((1, 4), (2, 4), (3, 7)):
+        bits = [
+            f"<span>{i}</span>" if i == cur else f"<a href='/l/page/{i}/'>{i}</a>" for i in range(1, last + 1)
+        ]
+        root = parse(
+            f"<html><body><ul><li>a</li></ul><nav class='pg'><span>…</span> {' '.join(bits)}</nav></body></html>"
+        )
+        p = detect(root, "http://127.0.0.1:9/l/")
+        assert p is not None and p.kind == "next_link"
+        assert root.xpath(p.next.xpath) == [f"/l/page/{cur + 1}/"]
+    root = parse("<html><body><nav class='pg'><a href='/l/page/1/'>1</a> <span>2</span></nav></body></html>")
+    got = detect(root, "http://127.0.0.1:9/l/page/2/")
+    assert got is None or not root.xpath(got.next.xpath)  # the last page: nothing to follow

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urljoin
 
-from prefect_autodata.agents.induction import pagination, regions, sections, tables, textlines
+from prefect_autodata.agents.induction import hubs, pagination, regions, sections, tables, textlines
 from prefect_autodata.agents.induction.dom import parse
 from prefect_autodata.agents.induction.filters import row_filter
 from prefect_autodata.agents.induction.matching import Candidate, Match, assign, dominant_type
@@ -214,8 +214,9 @@ def induce_page(
     max_regions: int = 3,
     bodies: dict[str, str | None] | None = None,
     plan: Any = None,
+    nested: bool = False,
 ) -> list[_Built]:
-    """Every spec one page supports (its tables, its best regions), unranked."""
+    """Every spec one page supports (its tables, its best regions, its index bars), unranked."""
     root = parse(html)
     if root is None or not requested:
         return []
@@ -298,9 +299,10 @@ def induce_page(
         except ValueError:
             continue
         built.append(_Built(spec, m, lb.rows, url, f"text lines {lb.records_xpath} split by {lb.sep!r}"))
-    table_rows = {id(tr) for t in root.xpath("//table") for tr in t.iter("tr")}
-    for region in regions.find_regions(root)[:max_regions]:
-        if any(id(i) in table_rows for i in region.items):
+    table_rows = {tr for t in root.xpath("//table") for tr in t.iter("tr")}
+    # On a sub-page of an index (one letter, one year) two records already show the repeated shape.
+    for region in regions.find_regions(root, min_items=2 if nested else 3)[:max_regions]:
+        if any(i in table_rows for i in region.items):
             continue
         cands = regions.slots(region, url)
         extra: list[Candidate] = []
@@ -332,7 +334,97 @@ def induce_page(
     built += embedded.induce_page(
         url, root, requested, name=name, description=description, entity=entity, plan=plan
     )
+    if not nested:  # records on sub-pages an index bar links to ("Browse by letter: A B C")
+        built += _via_index(
+            url,
+            root,
+            requested,
+            name=name,
+            description=description,
+            entity=entity,
+            evidence=evidence,
+            reader=reader,
+            fetcher=fetcher,
+            bodies=bodies,
+            plan=plan,
+        )
     return built
+
+
+def _via_index(url: str, root: Any, requested: list[str], *, bodies: dict, **kw: Any) -> list[_Built]:
+    """Specs for a listing split over the sub-pages of an index bar: induced on one, checked on another."""
+    out: list[_Built] = []
+    for hub in hubs.find(root, url)[:2]:
+        picks = list(dict.fromkeys([hub.urls[0], hub.urls[len(hub.urls) // 2], hub.urls[-1]]))
+        pages: list[tuple[str, str]] = []
+        for u in picks:
+            if u not in bodies:
+                html = None
+                for p in getattr(kw.get("evidence"), "candidates", []) or []:
+                    if p.kind == "html" and p.cache_id and u in (p.url, p.final_url):
+                        html = _read(kw.get("reader"), p.cache_id)
+                        break
+                bodies[u] = html or _get(kw.get("fetcher"), u)
+            if bodies[u] and len(bodies[u]) <= MAX_DETAIL_BYTES:
+                pages.append((u, bodies[u]))
+        if not pages:
+            continue
+        pages.sort(key=lambda p: -len(p[1]))  # induce on the fullest part, check on the others
+        first_url, first_html = pages[0]
+        others = [parse(h) for _, h in pages[1:]]
+        got = induce_page(first_url, first_html, requested, bodies=bodies, nested=True, **kw)
+        merged = _pooled(first_html, others, [b.spec.sources[0].records.xpath for b in got])
+        if merged is not None:  # one letter's records share a name or a count: pool the parts
+            got = induce_page(first_url, merged, requested, bodies=bodies, nested=True, **kw) or got
+        for b in got:
+            xp = b.spec.sources[0].records.xpath
+            if xp and any(o is not None and not o.xpath(xp) for o in others):
+                continue  # the record rule does not hold on another sub-page
+            spec = hubs.wrap(b.spec, hub, url)
+            if spec is b.spec:
+                continue
+            out.append(
+                _Built(
+                    spec,
+                    b.matches,
+                    max(1, round(b.rows / len(pages) * len(hub.urls))),
+                    url,
+                    f"index of {len(hub.urls)} sub-pages ({', '.join(hub.texts[:4])}...) -> {b.why}",
+                )
+            )
+    return out
+
+
+def _pooled(html: str, others: list[Any], xpaths: list[str | None]) -> str | None:
+    """``html`` with the records of the other sampled sub-pages appended after its own.
+
+    A letter's page may hold two seasons of one team: its heading and its games count look like
+    template text there. Read over the records of several parts they vary as fields do.
+    """
+    from copy import deepcopy
+
+    from lxml import html as lhtml
+
+    root = parse(html)
+    for xp in dict.fromkeys(x for x in xpaths if x):
+        try:
+            mine = root.xpath(xp)
+        except Exception:  # an XPath this page cannot evaluate: try the next rule
+            continue
+        if not mine or not all(getattr(m, "getparent", None) for m in mine):
+            continue
+        parent, at = mine[-1].getparent(), mine[-1]
+        added = 0
+        for o in others:
+            for node in o.xpath(xp) if o is not None else []:
+                copy = deepcopy(node)
+                copy.tail = None
+                at.addnext(copy)
+                at = copy
+                added += 1
+        if added and parent is not None:
+            return lhtml.tostring(root, encoding="unicode")
+    return None
 
 
 def induce(

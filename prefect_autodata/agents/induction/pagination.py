@@ -27,8 +27,8 @@ def stated_total(page_text: str) -> int | None:
     """The record total a listing states ("Showing 1–20 of 447" → 447), or None."""
     t = clean(page_text)
     m = _SHOWING.search(t)
-    if m is None:
-        m = re.search(r"(\d[\d,.\u202f]*)\s+(?:results|records|items|entries|matches)\b", t, re.I)
+    if m is None:  # "447 results"; not the digits ending a name ("Desk58 Records as published")
+        m = re.search(r"(?<![\w.,])(\d[\d,.\u202f]*)\s+(?:results|records|items|entries|matches)\b", t, re.I)
     if m is None:
         return None
     digits = re.sub(r"\D", "", m.group(1))
@@ -55,6 +55,50 @@ def next_link(root: Any) -> Pagination | None:
         if not label and aria and _NEXT_TEXT.match(aria):
             attr = "aria-label" if a.get("aria-label") else "title"
             xp = f"//a[@{attr}={xq(a.get(attr))}]/@href"
+            return Pagination(kind="next_link", next=Selector(xpath=xp), max_pages=500)
+    return None
+
+
+def after_current(root: Any) -> Pagination | None:
+    """A pager showing the current page as plain text among numbered links (``<span>1</span> <a>2</a>``).
+
+    The next page is the link right after the current number, whatever the URL scheme
+    (``/page/2/``, ``?p=2``, ``list-2.html``); the last page has none and the walk ends there.
+    """
+    from prefect_autodata.agents.induction.dom import abs_path, is_element
+
+    for el in root.iter():
+        if not is_element(el) or el.tag in ("a", "option", "li") or len(el):
+            continue
+        t = clean(el.text_content())
+        if not re.fullmatch(r"\d{1,4}", t):
+            continue
+        nxt = el.getnext()
+        while nxt is not None and not is_element(nxt):
+            nxt = nxt.getnext()
+        if (
+            nxt is None
+            or nxt.tag != "a"
+            or clean(nxt.text_content()) != str(int(t) + 1)
+            or not nxt.get("href")
+        ):
+            continue
+        parent = el.getparent()
+        if parent is None:
+            continue
+        if parent.get("id"):
+            anchor = f"//{parent.tag}[@id={xq(parent.get('id'))}]"
+        elif parent.get("class"):
+            anchor = f"//{parent.tag}[@class={xq(parent.get('class'))}]"
+        else:
+            anchor = abs_path(parent)
+        digits = "[translate(normalize-space(), '0123456789', '') = ''][normalize-space()]"
+        xp = f"({anchor}/{el.tag}{digits}/following-sibling::a[1])[1]/@href"
+        try:
+            got = root.xpath(xp)
+        except Exception:  # an odd attribute value: no pager rule from this element
+            continue
+        if got and str(got[0]) == nxt.get("href"):
             return Pagination(kind="next_link", next=Selector(xpath=xp), max_pages=500)
     return None
 
@@ -91,4 +135,4 @@ def numbered(root: Any, page_url: str) -> Pagination | None:
 
 def detect(root: Any, page_url: str) -> Pagination | None:
     """The listing's pagination, next link first (it also ends cleanly), else page numbers."""
-    return next_link(root) or numbered(root, page_url)
+    return next_link(root) or numbered(root, page_url) or after_current(root)
