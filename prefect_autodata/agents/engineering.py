@@ -201,16 +201,25 @@ def match_records(
                 and any(mt.normalise(v) in ent_labels for v in variants if v)
             ):
                 ns = max(ns, 0.85)  # "Restaurant" documents the record's own name
-            if ns < 0.75 or mt.type_agreement(t, values) <= -1.0:
-                continue
+            if ns < 0.75 or (ns < 0.85 and mt.type_agreement(t, values) <= -1.0):
+                continue  # a strong name keeps values of another shape ("Date Posted: 05/20/2011")
             why = next((v for v in variants if v and mt.name_score(t, v) == ns), label)
             scored.append((ns, t, k, why))
     for ns, t, k, why in sorted(scored, key=lambda x: (-x[0], targets.index(x[1]))):
         if t in m or k in used:
             continue
         one = match_fields([t], [k], rs.rows, plan, labels={k: t}).get(t)
-        if one is None:
-            continue
+        if one is None:  # the simple value kinds miss the format ("04 January 2018"): read the values
+            vals = [r.get(k) for r in rs.rows[:50]]
+            kind, share = mt.dominant_type(vals)
+            if kind == "date" and share >= 0.9:
+                one = FieldMatch(
+                    target=t, key=k, score=ns, type="date", transforms=[Transform(op="parse_date")]
+                )
+            elif ns >= 0.85 or mt.type_agreement(t, vals) >= 0:
+                one = FieldMatch(target=t, key=k, score=ns)
+            else:
+                continue
         m[t] = one.model_copy(update={"score": round(0.9 * ns, 3), "why": f"{label!r} ({why})"})
         used.add(k)
     return m
@@ -409,6 +418,8 @@ def induce_json(
         nxt = d.json_next_link(obj, endpoint.example_url)
         if nxt:  # the body hands out the next page's URL: follow it
             gr.pagination = Pagination(kind="next_link", next=Selector(jsonpath=nxt), max_pages=1000)
+    if endpoint.found_via in ("script", "xhr"):  # a raised page size the endpoint refuses: the call's own
+        gr.query.update(js.refused_sizes(endpoint, gr.query, fetcher, headers))
     if gr.pagination is None and endpoint.found_via in ("script", "xhr") and not gr.params:
         # an endpoint a page's script pages through (load more, infinite scroll): probe how
         pag, extra, notes = js.paginate(endpoint, obj, rs.path, fetcher, headers, page_html)
