@@ -157,15 +157,22 @@ def enforce(
         profile=batch_profile if batch_profile is not None else profile(frame, view=vframe),
         gx_result=gx_result,
     )
-    if workspace is not None:
-        from prefect_autodata.expectations import report
+    if workspace is not None:  # callers that want the reports in one call; the run pipeline reports itself
+        report_result(result, checks, workspace)
+    return result
 
-        if gx_result is not None:
-            result.docs_path = report.build_data_docs(
-                gx_result, checks, workspace, run_id=run_id, status=status
-            )
-        report.record_run(result, checks, workspace)
-        report.publish_artifact(result, checks)
+
+def report_result(result: EnforcementResult, checks: CheckSpec, workspace: Workspace) -> EnforcementResult:
+    """The reports of a validation: the Data Docs page (its path in ``result.docs_path``), the workspace's
+    run record and the Prefect artifact. Validation itself (``enforce``) writes nothing."""
+    from prefect_autodata.expectations import report
+
+    if result.gx_result is not None:
+        result.docs_path = report.build_data_docs(
+            result.gx_result, checks, workspace, run_id=result.run_id, status=result.status
+        )
+    report.record_run(result, checks, workspace)
+    report.publish_artifact(result, checks)
     return result
 
 

@@ -23,7 +23,7 @@ def validate_step(
 
     The run's Data Docs page goes to the workspace holding the destination database (its folder).
     """
-    from prefect_autodata.expectations.enforce import enforce
+    from prefect_autodata.expectations.enforce import enforce, report_result
     from prefect_autodata.expectations.spec import CheckSpec
 
     if not isinstance(checks, CheckSpec):
@@ -41,7 +41,10 @@ def validate_step(
 
     ws = Workspace(Path(db_path).resolve().parent) if db_path else Workspace.default()
     previous = landing.previous_profile(db_path, spec) if db_path else None
-    res = enforce(full[data_cols], checks, run_id=run_id, workspace=ws, previous=previous)
+    res = enforce(
+        full[data_cols], checks, run_id=run_id, previous=previous
+    )  # returns a result, writes nothing
+    report_result(res, checks, ws)  # the step reports: Data Docs, run record, artifact
     from prefect_autodata.datadocs import write_site_index
 
     write_site_index(ws)  # the index across every collector of this workspace
