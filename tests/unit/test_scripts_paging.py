@@ -97,3 +97,26 @@ def test_no_paging_when_the_first_answer_holds_everything() -> None:
 def test_param_names_skip_object_keys() -> None:
     names = scripts.param_names(['const C = {"pageParam": "pg", "sizeParam": "rows"}; u + "?offset=" + n'])
     assert names["page"] == ["pg"] and names["size"] == ["rows"] and names["offset"] == ["offset"]
+
+
+class _UrllibFetcher:
+    """The two things refused_sizes uses of a fetcher: get(url, headers=) -> .text, raising on HTTP errors."""
+
+    def get(self, url: str, headers=None):
+        with urllib.request.urlopen(url) as r:
+            return type("R", (), {"text": r.read().decode()})()
+
+
+def test_a_raised_size_the_server_refuses_falls_back_to_the_calls_own() -> None:
+    srv, _n, _script = _server("page", random.Random(8))
+    try:
+        url = f"http://127.0.0.1:{srv.server_port}/api/list"
+        first = _get(url)
+        size_p = next(k for k in ("limit", "per_page", "pageSize") if k in _script)
+        ep = type("E", (), {"example_url": f"{url}?{size_p}=10"})()
+        back = scripts.refused_sizes(ep, {size_p: "100000"}, _UrllibFetcher(), {})
+        assert back == {size_p: "10"}
+        assert scripts.refused_sizes(ep, {size_p: "20"}, _UrllibFetcher(), {}) == {}
+        assert first["items"]
+    finally:
+        srv.shutdown()

@@ -248,3 +248,27 @@ def paginate(
         return json.loads(resp.text)
 
     return probe(endpoint.example_url, obj, records_path, get, page_scripts(html))
+
+
+def refused_sizes(
+    endpoint: Any, query: dict[str, Any], fetcher: Any, headers: dict[str, str]
+) -> dict[str, str]:
+    """Numbers raised above the captured call's (a page size) that the server refuses: the call's own.
+
+    Why: a raised page size saves requests only when the endpoint accepts it; one that answers
+    HTTP 400 to ``count=1000`` would fail every run of the collector.
+    """
+    ex = dict(parse_qsl(urlsplit(endpoint.example_url).query))
+    raised = {
+        k: str(v)
+        for k, v in query.items()
+        if k in ex and str(v).isdigit() and ex[k].isdigit() and int(v) > int(ex[k])
+    }
+    if not raised or fetcher is None:
+        return {}
+    try:
+        resp = fetcher.get(_with(endpoint.example_url, raised), headers=headers or None)
+        json.loads(resp.text)
+    except Exception:  # refused (or not JSON any more): keep what the page's own call sends
+        return {k: ex[k] for k in raised}
+    return {}
