@@ -30,3 +30,35 @@ def test_every_syntax_yields_rules_that_read_back():
 
 def test_no_structured_data_is_no_candidates():
     assert properties("<html><body><p>plain</p></body></html>") == []
+
+
+def test_jsonld_pairs_graph_and_lists_read_back_through_the_page_json():
+    import json
+    import random
+
+    rng = random.Random(2027)
+    labels = rng.sample(["Cuisine", "Opening hours", "Seats", "Dress code", "Parking"], 3)
+    vals = {lab: rng.choice(["a b", "c", 12, 3.5]) for lab in labels}
+    item = {
+        "@type": "Place",
+        "name": "Blue Door",
+        "keywords": ["x", "y"],
+        "address": {"@type": "PostalAddress", "streetAddress": "1 Main St", "postalCode": "0042"},
+        "additionalProperty": [{"@type": "PropertyValue", "name": k, "value": v} for k, v in vals.items()],
+    }
+    crumbs = {"@type": "BreadcrumbList", "itemListElement": []}
+    page = (
+        "<html><head><script type='application/ld+json'>"
+        + json.dumps({"@graph": [crumbs, item]})
+        + "</script></head><body><h1>Blue Door</h1></body></html>"
+    )
+    root = parse(page)
+    got = {label: (value, rule) for label, value, rule in properties(page, "http://127.0.0.1/p", root)}
+    for k, v in vals.items():
+        assert got[k][0] == str(v)
+    assert got["streetAddress"][0] == "1 Main St" and got["keywords"][0] == "x, y"
+    for label, (value, rule) in got.items():
+        v = extract_field(
+            root, FieldRule.model_validate({"name": "v", **rule}), page_url="http://127.0.0.1/", params={}
+        )
+        assert str(v).strip() == value, (label, rule)
