@@ -83,7 +83,8 @@ def test_expected_type_and_agreement():
     assert expected_type("Cost") == "money"
     assert expected_type("release date") == "date"
     assert expected_type("population") == "integer"
-    assert expected_type("colour") is None
+    assert expected_type("colour") == "category"  # a short repeated value
+    assert expected_type("widget") is None
     assert type_agreement("price", ["$3.10", "$14.00"]) == 1.0
     assert type_agreement("price", ["Jane Doe", "Li Wei"]) < 0
     assert type_agreement("author", ["$3.10", "$14.00"]) < 0

@@ -1,183 +1,176 @@
-"""Requested field ↔ candidate value matching, for any field names.
+"""Requested field ↔ candidate value matching, for any field names, labels and languages: the one matcher.
 
-A candidate is something a page offers as a field: a labelled value on a detail page, a table
+A candidate is something a source offers as a field: a labelled value on a detail page, a table
 column under its header, a text slot repeated in every record of a listing, a structured-data
-property. The user names fields as they think of them ("writer", "cost", "Title"); a page labels
-them its own way ("By", "Our price:", "Auteur"). Matching combines
+property, a JSON key. The user names fields as they think of them ("writer", "cost", "type"); a
+source labels them its own way ("By", "Precio", "Género", "vhc" documented as "Make & model").
+Every requested field is scored against every candidate from
 
-- names: normalisation (case, punctuation, camelCase, plurals), a small general English thesaurus
-  of words people use interchangeably for a column, abbreviations ("Auth." for author) and fuzzy
-  similarity (rapidfuzz) for spelling and language variants;
-- value types: a field whose name says money, a date, a count, a percentage, a height or a link
-  prefers candidates whose values look like that, and avoids those that look like something else;
-- cross-record behaviour: a value constant over every record is template text, not a field.
+- names: normalisation (case, accents, punctuation, camelCase, plurals) and exact equality;
+- the lexicon (``lexicon.py``): synonyms and translations sharing a concept ("type"/"Género",
+  "telephone"/"Tel.", "fuel economy"/"MPG");
+- abbreviations: a prefix ("Auth." → author), a consonant skeleton ("vhc" → vehicle), initials
+  ("gp" → games played), the lexicon's usual abbreviations ("G" → games); short ones (one or two
+  letters) count only when the values fit;
+- the candidate's documented meaning (``doc``: a docs table, a tooltip, a title attribute) and its
+  ``aliases`` (other texts naming it), scored like its label;
+- fuzzy similarity (rapidfuzz), capped when the two names belong to different concepts;
+- value types (``values.py``): what the field word implies (price → money, phone → phone, genre →
+  a short repeated category) against the column's value profile;
+- cross-record behaviour: a value constant over all records is template text, values equal to a
+  label are header text, not a field.
 
-Nothing here knows a site, a record kind or a page layout; the thesaurus holds general words only.
+The fields are then assigned globally (an exact Hungarian assignment, as ``scipy.optimize.linear_sum_assignment``
+would give, without scipy's import cost), one candidate per field; then the record's own name fills a text field no label
+named; then, by *elimination*, leftover fields take leftover unlabelled columns whose values have
+the field's type (a phone pattern for the phone field, a repeated short text for a category).
+Every match carries a ``why`` naming its evidence (name / synonym / abbrev / doc / type / elimination).
+
+Nothing here knows a site, a record kind or a page layout.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import re
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from rapidfuzz import fuzz
 
+from prefect_autodata.agents.induction import lexicon as lx
+from prefect_autodata.agents.induction import values as vt
+
 # ------------------------------------------------------------------------------------------ names
 
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
-_NON_WORD = re.compile(r"[^0-9a-z]+")
-
-# Words used interchangeably for one column, in general English (not any one site or kind).
-_THESAURUS: list[set[str]] = [
-    {"title", "name", "heading", "headline"},
-    {"author", "writer", "by", "creator", "written by"},
-    {"price", "cost", "our price", "sale price", "list price", "amount"},
-    {"date", "published", "posted", "released", "date posted", "publication date"},
-    {"url", "link", "website", "homepage", "web", "site"},
-    {"description", "summary", "abstract", "overview", "about", "details"},
-    {"address", "location", "street"},
-    {"phone", "telephone", "tel", "phone number"},
-    {"email", "e mail", "mail"},
-    {"company", "employer", "organization", "organisation", "firm"},
-    {"category", "genre", "type", "kind"},
-    {"rating", "score", "stars"},
-    {"salary", "pay", "compensation", "wage"},
-    {"image", "photo", "picture", "thumbnail"},
-    {"population", "inhabitants", "people"},
-    {"number", "no", "num", "id"},
-    {"year", "yr"},
-    {"height", "ht"},
-    {"weight", "wt"},
-]
-_STOP = {"the", "a", "an", "of", "our", "your", "its", "their", "s"}
 IDENTITY = {"title", "name", "heading", "headline"}
+normalise = lx.normalise
+_content = lx.content
+_TEXTISH = {None, "text", "title", "person", "place"}
 
 
-def normalise(name: str) -> str:
-    """``"Our Price:"`` → ``"our price"``; ``"datePosted"`` → ``"date posted"``; ``"AUTHORS"`` → ``"author"``."""
-    s = _CAMEL.sub(" ", str(name or "")).replace("_", " ").lower()
-    words = [w for w in _NON_WORD.split(s) if w]
-    return " ".join(_singular(w) for w in words)
+def _code_like(text: str) -> bool:
+    """A short or vowel-less token ("vhc", "tlcnt", "c7"), the way keys and class names abbreviate."""
+    letters = re.sub(r"[^a-z]", "", lx.fold(text))
+    return len(letters) <= 4 or not re.search(r"[aeiouy]", letters) or bool(re.search(r"\d", text))
 
 
-def _singular(w: str) -> str:
-    if len(w) > 4 and w.endswith("ies"):
-        return w[:-3] + "y"
-    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
-        return w[:-1]
-    return w
+def _subseq(short: str, long: str) -> bool:
+    it = iter(long)
+    return all(ch in it for ch in short)
 
 
-def _content(n: str) -> str:
-    return " ".join(w for w in n.split() if w not in _STOP) or n
+def _abbrev_of(tok: str, word: str) -> float:
+    """How surely ``tok`` abbreviates ``word``: a prefix, else a skeleton of its letters in order."""
+    if not tok or len(tok) >= len(word) or tok[0] != word[0] or not tok.isalpha():
+        return 0.0
+    if word.startswith(tok):
+        return 0.8 if len(tok) >= 3 else 0.55 if len(tok) == 2 else 0.0
+    if len(tok) >= 2 and _subseq(tok, word):
+        return 0.65 if len(tok) >= 3 else 0.45
+    return 0.0
 
 
-def _synonyms(n: str) -> set[str]:
-    out = {n}
-    for group in _THESAURUS:
-        g = {normalise(x) for x in group}
-        if n in g:
-            out |= g
-    return out
+def _abbrev(r: str, lab: str) -> float:
+    """``lab`` as an abbreviation of the normalised requested name ``r`` or of one of its synonyms."""
+    lt = lab.split()
+    if not lt or len(lt) > 3 or any(len(t) > 6 for t in lt):
+        return 0.0
+    best = 0.0
+    joined = "".join(lt)
+    rkeys = lx.concept_keys(r)
+    if any(c.key in rkeys for c in lx.abbrev_concepts(joined)):
+        best = 0.85
+    for phrase in lx.synonyms(r) | {r}:
+        pw = phrase.split()
+        if not pw:
+            continue
+        w = 1.0 if phrase == r else 0.92
+        if len(lt) == 1:
+            t = lt[0]
+            if len(pw) == 1:
+                s = _abbrev_of(t, pw[0])
+            else:
+                initials = "".join(x[0] for x in pw)
+                s = 0.75 if len(t) >= 2 and t == initials else 0.9 * _abbrev_of(t, "".join(pw))
+        elif len(lt) == len(pw):
+            parts = [1.0 if a == b else _abbrev_of(a, b) for a, b in zip(lt, pw, strict=True)]
+            s = 0.95 * min(parts) if 0 < min(parts) < 1.0 else 0.0
+        else:
+            s = 0.0
+        best = max(best, s * w)
+    return round(best, 3)
+
+
+def _direct(r: str, lab: str) -> tuple[float, str]:
+    """Two normalised names compared as words (no lexicon)."""
+    if r == lab:
+        return 1.0, "name"
+    rt, lt = r.split(), lab.split()
+    if len(rt) == 1 and rt[0] in lt:
+        return (0.85 if len(lt) <= 3 else 0.6), "name"
+    if set(rt) <= set(lt):
+        return 0.8, "name"
+    if len(rt) > 1 and lab == lx.head(r):
+        return 0.8, "name"  # "Rating" for "MPAA rating"
+    if set(lt) < set(rt):
+        return 0.6, "name"
+    ratio = fuzz.ratio(r, lab) / 100.0
+    if ratio >= 0.85:
+        return 0.8, "fuzzy"
+    if ratio >= 0.7 and min(len(r), len(lab)) >= 4:
+        return 0.55, "fuzzy"
+    overlap = len(set(rt) & set(lt)) / max(len(set(rt) | set(lt)), 1)
+    return round(0.6 * overlap, 3), "name"
+
+
+@functools.lru_cache(maxsize=65536)
+def name_evidence(requested: str, label: str | None) -> tuple[float, str]:
+    """0..1: how surely ``label`` names the ``requested`` field, and by what (name/synonym/abbrev/fuzzy)."""
+    if not label:
+        return 0.0, ""
+    r, lab = _content(normalise(requested)), _content(normalise(label))
+    if not r or not lab:
+        return 0.0, ""
+    best, how = _direct(r, lab)
+    if best >= 1.0:
+        return best, how
+    cr = {c.key: w for c, w in lx.concepts_of(requested)}
+    cl = {c.key: w for c, w in lx.concepts_of(label)}
+    shared = max((min(cr[k], cl[k]) for k in cr.keys() & cl.keys()), default=0.0)
+    if shared and 0.9 * shared > best:
+        best, how = round(0.9 * shared, 3), "synonym"
+    if cr and cl and not shared and how == "fuzzy":
+        best = min(best, 0.3)  # "rating"/"ranking": alike in spelling, different in meaning
+    ab = _abbrev(r, lab)
+    if ab > best:
+        best, how = ab, "abbrev"
+    return best, how
 
 
 def name_score(requested: str, label: str | None) -> float:
     """0..1: how surely ``label`` (as a page shows it) names the ``requested`` field."""
-    if not label:
-        return 0.0
-    r, lab = _content(normalise(requested)), _content(normalise(label))
-    if not r or not lab:
-        return 0.0
-    if r == lab:
-        return 1.0
-    if lab in _synonyms(r) or r in _synonyms(lab):
-        return 0.9
-    rt, lt = r.split(), lab.split()
-    # "Auth." for author, "Pop." for population: an abbreviation is a prefix of the word.
-    raw = re.sub(r"[^a-z]", "", str(label).lower())
-    if len(lt) == 1 and len(rt) == 1 and 3 <= len(raw) < len(rt[0]) and rt[0].startswith(raw):
-        return 0.8
-    # Multi-word labels that hold the requested word (or a synonym): "Author name", "List price".
-    syn_words = {w for s in _synonyms(r) for w in s.split() if w not in _STOP}
-    if len(rt) == 1 and rt[0] in lt:
-        return 0.85 if len(lt) <= 3 else 0.6
-    if len(rt) == 1 and set(lt) & syn_words and len(lt) <= 3:
-        return 0.75
-    if set(rt) <= set(lt):
-        return 0.8
-    ratio = fuzz.ratio(r, lab) / 100.0
-    if ratio >= 0.85:
-        return 0.8
-    if ratio >= 0.7 and min(len(r), len(lab)) >= 4:
-        return 0.55
-    overlap = len(set(rt) & set(lt)) / max(len(set(rt) | set(lt)), 1)
-    return round(0.6 * overlap, 3)
+    return name_evidence(requested, label)[0]
+
+
+def _synonyms(n: str) -> set[str]:
+    return lx.synonyms(n)
 
 
 # ------------------------------------------------------------------------------------------ values
 
-_MONTH = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?"
-    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
-)
-_TYPES: list[tuple[str, re.Pattern]] = [
-    ("url", re.compile(r"^(?:https?://|/)\S+$", re.I)),
-    ("email", re.compile(r"^[\w.+-]+@[\w-]+\.[\w.-]+$")),
-    ("percent", re.compile(r"^[-+]?\d+(?:[.,]\d+)?\s?%$")),
-    (
-        "money",
-        re.compile(
-            r"^(?:[$£€¥₹]|[A-Z]{3}\s?|US\$|C\$|A\$)\s?\d[\d,.\s]*(?:\s?[kKmM])?$"
-            r"|^\d[\d,.\s]*\s?(?:[$£€¥₹]|USD|EUR|GBP|JPY|CHF|CAD|AUD)$"
-        ),
-    ),
-    ("height", re.compile(r"^\d-\d{1,2}$|^\d'\s?\d{1,2}(?:\"|'')?$|^\d+(?:\.\d+)?\s?(?:cm|m|ft|in)$")),
-    (
-        "date",
-        re.compile(
-            rf"^\d{{4}}-\d{{1,2}}-\d{{1,2}}(?:[T ]\d.*)?$|^\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}$"
-            rf"|^\d{{4}}/\d{{1,2}}/\d{{1,2}}$|^(?:\w+,?\s)?{_MONTH}\s\d{{1,2}}(?:st|nd|rd|th)?,?\s\d{{4}}$"
-            rf"|^\d{{1,2}}(?:st|nd|rd|th)?\s{_MONTH},?\s\d{{4}}$|^{_MONTH}\s\d{{4}}$",
-            re.I,
-        ),
-    ),
-    ("year", re.compile(r"^(?:1[5-9]|20)\d{2}$")),
-    ("integer", re.compile(r"^[-+]?\d{1,3}(?:[,\s.\u202f]\d{3})+$|^[-+]?\d+$")),
-    (
-        "number",
-        re.compile(r"^[-+]?\d{1,3}(?:,\d{3})*\.\d+$|^[-+]?\d*\.\d+$|^[-+]?\d+(?:\.\d+)?[eE][-+]?\d+$"),
-    ),
-    ("phone", re.compile(r"^\+?[\d\s().-]{7,20}$")),
-]
-_NUMERIC = {"integer", "number", "year", "money", "percent"}
-
 
 def value_type(value: Any) -> str:
     """The shape of one value: url, email, percent, money, height, date, year, integer, number, phone, text, empty."""
-    if value is None:
-        return "empty"
-    if isinstance(value, bool):
-        return "text"
-    if isinstance(value, int):
-        return "year" if 1500 <= value <= 2099 else "integer"
-    if isinstance(value, float):
-        return "number"
-    s = str(value).strip()
-    if not s:
-        return "empty"
-    for name, rx in _TYPES:
-        if rx.match(s):
-            if name == "phone" and sum(c.isdigit() for c in s) < 7:
-                continue
-            return name
-    return "text"
+    return vt.coarse(vt.kind_of(value))
 
 
 def dominant_type(values: Iterable[Any]) -> tuple[str, float]:
     """The most common non-empty type and its share of the non-empty values (``("empty", 0)`` when none)."""
+    from collections import Counter
+
     kinds = [value_type(v) for v in values]
     kinds = [k for k in kinds if k != "empty"]
     if not kinds:
@@ -186,60 +179,28 @@ def dominant_type(values: Iterable[Any]) -> tuple[str, float]:
     return k, n / len(kinds)
 
 
-# What a field's name says about its values (general words, no record kind).
-_EXPECT: list[tuple[str, set[str]]] = [
-    ("money", {"price", "cost", "fee", "salary", "pay", "wage", "msrp", "fare", "revenue", "budget"}),
-    ("date", {"date", "published", "released", "posted", "born", "birthday", "deadline", "updated"}),
-    ("year", {"year", "yr", "season"}),
-    ("percent", {"percent", "percentage", "pct"}),
-    ("height", {"height"}),
-    ("url", {"url", "link", "website", "homepage", "href"}),
-    ("email", {"email", "mail"}),
-    ("phone", {"phone", "telephone", "tel", "fax"}),
-    (
-        "integer",
-        {"population", "count", "quantity", "qty", "age", "rank", "page", "vote", "review", "point", "total"},
-    ),
-    ("text", IDENTITY | {"author", "writer", "description", "summary", "address", "city", "capital"}),
-]
-
-
 def expected_type(requested: str) -> str | None:
-    """The value type a field name implies (``price`` → money), or None when the name does not say."""
-    words = set(normalise(requested).split())
-    for kind, names in _EXPECT:
-        if words & names:
-            return kind
-    return None
+    """The value family a field name implies (``price`` → money, ``Género`` → category), None when it does not say."""
+    return lx.family(requested)
 
 
 def type_agreement(requested: str, values: list[Any]) -> float:
     """+1 when the values look like what the name implies, -1 when clearly not, 0 when unknown."""
-    want = expected_type(requested)
-    have, share = dominant_type(values)
-    if want is None or have == "empty" or share < 0.6:
-        return 0.0
-    if want == have:
-        return 1.0
-    if want == "text":
-        return -1.0 if have in _NUMERIC | {"url", "date", "email"} else 0.5
-    if want == "integer" and have in ("number", "year"):
-        return 0.7
-    if want == "year" and have in ("integer", "date"):
-        return 0.3 if have == "integer" else 0.5
-    if want == "money" and have in ("number", "integer"):
-        return 0.5
-    if want == "percent" and have in ("number", "integer"):
-        return 0.4
-    if want == "url" and have != "url":
-        return -1.0
-    return -1.0 if have in _NUMERIC | {"text"} else -0.5
+    return vt.fit(expected_type(requested), vt.profile(values))
 
 
 def is_template(values: list[Any], *, min_records: int = 3) -> bool:
-    """True when every record shows the same value: boilerplate ("Add to cart"), not a field."""
+    """True when every record shows the same value: boilerplate ("Add to basket"), not a field."""
     vals = [str(v).strip() for v in values if v is not None and str(v).strip()]
     return len(values) >= min_records and len(vals) == len(values) and len(set(vals)) == 1
+
+
+def _label_values(values: list[Any], labels: set[str]) -> bool:
+    """True when most values are label texts themselves (a header row read as data)."""
+    vals = [normalise(str(v)) for v in values if v not in (None, "")]
+    if not vals or not labels:
+        return False
+    return sum(1 for v in vals if v in labels) / len(vals) >= 0.5
 
 
 # ------------------------------------------------------------------------------------------ assignment
@@ -247,11 +208,15 @@ def is_template(values: list[Any], *, min_records: int = 3) -> bool:
 
 @dataclass
 class Candidate:
-    """Something a page offers as a field: its label (if any), sample values, and how to read it.
+    """Something a source offers as a field: its label (if any), sample values, and how to read it.
 
     ``rule`` is a dict of FieldRule keywords (selector, attr, transforms) without the name;
     ``identity`` marks the record's own name (its heading, its link text, a table's first column);
-    ``anchor`` says how stable the selector is (label-anchored beats structural beats positional).
+    ``anchor`` says how stable the selector is (label-anchored beats structural beats positional);
+    ``doc`` is the documented meaning of the column when the source states one (a docs table row
+    "vhc — Make & model", a tooltip, a title attribute); ``aliases`` are further texts naming it (a
+    JSON key beside its display label); ``position`` its index among its siblings (a column's
+    order in a text line), used to break ties between columns alike in type.
     """
 
     label: str | None
@@ -262,10 +227,28 @@ class Candidate:
     anchor: float = 0.5
     where: str = "listing"
     notes: list[str] = field(default_factory=list)
+    doc: str | None = None
+    aliases: list[str] = field(default_factory=list)
+    position: int | None = None
 
     @property
     def fill(self) -> float:
         return sum(1 for v in self.values if v not in (None, "")) / max(len(self.values), 1)
+
+    def texts(self) -> list[tuple[str, float, str]]:
+        """(text, weight, what) for every text naming this candidate."""
+        out = [(self.label, 1.0, "label")] if self.label else []
+        out += [(a, 1.0, "key") for a in self.aliases if a and a != self.label]
+        if self.doc:
+            out.append((self.doc, 0.95, "doc"))
+        return out
+
+    def opaque(self) -> bool:
+        """No label, or only code-like labels naming no concept ("vhc", "f3"), not words ("Deposit")."""
+        texts = self.texts()
+        if any(lx.is_known_word(t) for t, _, _ in texts):
+            return False
+        return all(_code_like(t) for t, _, _ in texts)
 
 
 @dataclass
@@ -274,67 +257,268 @@ class Match:
     candidate: Candidate
     score: float
     why: str
+    evidence: str = ""  # name | synonym | abbrev | fuzzy | doc | type | identity | elimination
 
 
-def score(requested: str, cand: Candidate, *, entity: str | None = None) -> tuple[float, str]:
-    """How well ``cand`` serves ``requested`` (0 = not at all) and a short reason."""
+def _rule_key(c: Candidate) -> str:
+    try:
+        return json.dumps(c.rule, sort_keys=True, default=str)
+    except TypeError:
+        return repr(c.rule)
+
+
+def _evidence(requested: str, cand: Candidate) -> tuple[float, str, str]:
+    """Best name evidence over the candidate's texts: (score, how, text)."""
+    best = (0.0, "", "")
+    for text, w, what in cand.texts():
+        s, how = name_evidence(requested, text)
+        s *= w
+        if what == "doc" and s:
+            how = f"doc:{how}"
+        if s > best[0]:
+            best = (round(s, 3), how, text)
+    return best
+
+
+def _score(
+    requested: str,
+    cand: Candidate,
+    prof: vt.Profile,
+    *,
+    entity: str | None,
+    header_texts: set[str],
+) -> tuple[float, str, str]:
     if cand.fill == 0:
-        return 0.0, "no values"
-    ns = name_score(requested, cand.label)
-    why = f"label {cand.label!r}" if cand.label else "unlabelled"
+        return 0.0, "no values", ""
+    if header_texts and _label_values(cand.values, header_texts):
+        return 0.0, "values are label texts (a header read as data)", ""
+    ns, how, text = _evidence(requested, cand)
+    why = (
+        f"{'doc' if how.startswith('doc') else 'label'} {text!r}"
+        if text
+        else (f"label {cand.label!r}" if cand.label else "unlabelled")
+    )
+    if how:
+        why += f" ({how.split(':')[-1]})"
     rn = _content(normalise(requested))
     if entity and cand.label and rn in IDENTITY:
         ent = normalise(entity)
         lab = normalise(cand.label)
         if ent and (lab == ent or ent in lab.split() or lab in (f"{ent} name", f"{ent} title")):
-            ns, why = max(ns, 0.85), f"label {cand.label!r} names the {entity}"
-    if rn in IDENTITY and cand.identity:
-        ns, why = max(ns, 0.7), f"{why}; the record's own name ({cand.origin})"
-    ta = type_agreement(requested, cand.values)
-    if is_template(cand.values) and ns < 0.9:
-        return 0.0, "constant over all records (template text)"
-    if cand.label and ns == 0 and ta <= 0:
-        return 0.0, why
+            if ns < 0.85:
+                ns, how, why = 0.85, "identity", f"label {cand.label!r} names the {entity}"
+    if rn in IDENTITY and cand.identity and ns < 0.7:
+        ns, how, why = 0.7, "identity", f"{why}; the record's own name ({cand.origin})"
+    ta = vt.fit(expected_type(requested), prof)
+    if prof.constant and ns < 0.9:
+        return 0.0, "constant over all records (template text)", ""
+    short = text and len(re.sub(r"[^a-z0-9]", "", lx.fold(text))) <= 2
+    if how.endswith("abbrev") and short and ta <= 0:
+        return 0.0, f"{why}: a one- or two-letter label needs values of the field's type", ""
+    if ns < 0.3:
+        return 0.0, why, ""
     s = ns + 0.35 * ta + 0.1 * cand.anchor + 0.1 * cand.fill
-    if not cand.label and not cand.identity:
-        s = 0.45 * max(ta, 0.0) + 0.05 * cand.fill  # values alone: only a clear type says anything
-    return round(s, 4), f"{why}; types {ta:+.1f}"
+    if ta <= -1.0:
+        s -= 0.15
+    return round(s, 4), f"{why}; types {ta:+.1f}", how.split(":")[0] if how else "name"
+
+
+def score(requested: str, cand: Candidate, *, entity: str | None = None) -> tuple[float, str]:
+    """How well ``cand`` serves ``requested`` (0 = not at all) and a short reason."""
+    s, why, _ = _score(requested, cand, vt.profile(cand.values), entity=entity, header_texts=set())
+    return s, why
+
+
+def _hungarian(cost: list[list[float]]) -> list[int]:
+    """Minimum-cost assignment of every row to a distinct column (rows <= columns): column per row.
+
+    The classic O(n²m) Hungarian method with potentials; exact, like scipy's
+    ``linear_sum_assignment``, whose import alone costs seconds on every run.
+    """
+    n, m = len(cost), len(cost[0])
+    inf = float("inf")
+    u, v = [0.0] * (n + 1), [0.0] * (m + 1)
+    p, way = [0] * (m + 1), [0] * (m + 1)
+    for i in range(1, n + 1):
+        p[0] = i
+        j0 = 0
+        minv = [inf] * (m + 1)
+        used = [False] * (m + 1)
+        while True:
+            used[j0] = True
+            i0, delta, j1 = p[j0], inf, 0
+            row = cost[i0 - 1]
+            for j in range(1, m + 1):
+                if not used[j]:
+                    cur = row[j - 1] - u[i0] - v[j]
+                    if cur < minv[j]:
+                        minv[j], way[j] = cur, j0
+                    if minv[j] < delta:
+                        delta, j1 = minv[j], j
+            for j in range(m + 1):
+                if used[j]:
+                    u[p[j]] += delta
+                    v[j] -= delta
+                else:
+                    minv[j] -= delta
+            j0 = j1
+            if p[j0] == 0:
+                break
+        while True:
+            j1 = way[j0]
+            p[j0] = p[j1]
+            j0 = j1
+            if j0 == 0:
+                break
+    out = [-1] * n
+    for j in range(1, m + 1):
+        if p[j]:
+            out[p[j] - 1] = j - 1
+    return out
+
+
+def solve(matrix: list[list[float]], threshold: float) -> list[tuple[int, int]]:
+    """Pairs (row, col) maximising the total score, each row and column once, scores >= threshold."""
+    if not matrix or not matrix[0]:
+        return []
+    m = [[x if x >= threshold else 0.0 for x in row] for row in matrix]
+    if not any(x for row in m for x in row):
+        return []
+    if len(m) <= len(m[0]):
+        cols = _hungarian([[-x for x in row] for row in m])
+        pairs = [(i, j) for i, j in enumerate(cols)]
+    else:
+        rows = _hungarian([[-m[i][j] for i in range(len(m))] for j in range(len(m[0]))])
+        pairs = [(i, j) for j, i in enumerate(rows)]
+    return [(i, j) for i, j in pairs if j >= 0 and i >= 0 and m[i][j] >= threshold and m[i][j] > 0]
 
 
 def assign(
-    requested: list[str], candidates: list[Candidate], *, entity: str | None = None, threshold: float = 0.45
+    requested: list[str],
+    candidates: list[Candidate],
+    *,
+    entity: str | None = None,
+    threshold: float = 0.45,
+    eliminate: bool = True,
 ) -> dict[str, Match]:
-    """Each requested field → its best candidate (each candidate serves one field), greedy by score."""
-    pairs: list[tuple[float, int, int, str]] = []
+    """Each requested field → its best candidate (each candidate serves one field), assigned globally.
+
+    Then the record's own name answers a text-like field no label named, and (``eliminate``)
+    leftover fields take leftover unlabelled columns whose values have the field's type.
+    """
+    profs = [vt.profile(c.values) for c in candidates]
+    header_texts = {normalise(t) for c in candidates for t, _, _ in c.texts() if len(normalise(t)) > 1}
+    header_texts |= {normalise(r) for r in requested}
+    rkeys = [_rule_key(c) for c in candidates]
+    matrix: list[list[float]] = []
+    whys: dict[tuple[int, int], tuple[str, str]] = {}
+    headerish = [_label_values(c.values, header_texts) for c in candidates]
     for i, r in enumerate(requested):
+        row = []
         for j, c in enumerate(candidates):
-            s, why = score(r, c, entity=entity)
-            if s >= threshold:
-                pairs.append((s, i, j, why))
-    pairs.sort(key=lambda p: (-p[0], p[1], p[2]))
+            if headerish[j]:
+                row.append(0.0)
+                whys[(i, j)] = ("values are label texts (a header read as data)", "")
+                continue
+            s, why, ev = _score(r, c, profs[j], entity=entity, header_texts=set())
+            row.append(s)
+            whys[(i, j)] = (why, ev)
+        matrix.append(row)
     out: dict[str, Match] = {}
     used: set[int] = set()
-    for s, i, j, why in pairs:
-        r = requested[i]
-        if r in out or j in used:
-            continue
-        out[r] = Match(requested=r, candidate=candidates[j], score=s, why=why)
+    used_rules: set[str] = set()
+    for i, j in sorted(solve(matrix, threshold), key=lambda p: -matrix[p[0]][p[1]]):
+        if rkeys[j] in used_rules:
+            continue  # the same reading under two names: one field only
+        why, ev = whys[(i, j)]
+        out[requested[i]] = Match(requested[i], candidates[j], matrix[i][j], why, ev)
         used.add(j)
+        used_rules.add(rkeys[j])
+
+    def free(j: int) -> bool:
+        return j not in used and rkeys[j] not in used_rules and candidates[j].fill > 0
+
     # The record's own name (its heading, its link text) answers the first text-like field no
     # label matched: "club", "company", "model" are what a listing shows as each record's name.
-    ident = next((j for j, c in enumerate(candidates) if c.identity and j not in used and c.fill), None)
+    ident = next((j for j, c in enumerate(candidates) if c.identity and free(j)), None)
     if ident is not None and not any(m.candidate.identity for m in out.values()):
         for r in requested:
             if (
                 r not in out
-                and expected_type(r) in (None, "text")
-                and type_agreement(r, candidates[ident].values) >= 0
+                and expected_type(r) in _TEXTISH
+                and vt.fit(expected_type(r), profs[ident]) >= 0
+                and not _label_values(candidates[ident].values, header_texts)
             ):
-                out[r] = Match(
-                    requested=r, candidate=candidates[ident], score=threshold, why="the record's own name"
-                )
+                out[r] = Match(r, candidates[ident], threshold, "the record's own name", "identity")
+                used.add(ident)
+                used_rules.add(rkeys[ident])
                 break
-    return out
+    if eliminate:
+        out.update(_eliminate(requested, candidates, profs, out, free, header_texts, threshold))
+    return {r: out[r] for r in requested if r in out}
+
+
+def _eliminate(
+    requested: list[str],
+    candidates: list[Candidate],
+    profs: list[vt.Profile],
+    out: dict[str, Match],
+    free: Any,
+    header_texts: set[str],
+    threshold: float,
+) -> dict[str, Match]:
+    """Leftover fields ← leftover unlabelled columns, by value type (and order among equals)."""
+    fields = [r for r in requested if r not in out and expected_type(r) is not None]
+    cols = [
+        j
+        for j, c in enumerate(candidates)
+        if free(j)
+        and c.opaque()
+        and not profs[j].constant
+        and profs[j].kind != "empty"
+        and c.origin not in ("link", "image")
+        and not _label_values(c.values, header_texts)
+    ]
+    if not fields or not cols:
+        return {}
+    matrix = []
+    for r in fields:
+        fam = expected_type(r)
+        row = []
+        for j in cols:
+            f = vt.fit(fam, profs[j])
+            strict = fam not in ("title", "person", "place", "category", "text", "long", "rating", "code")
+            ok = f >= (0.8 if strict else 0.5) and (not strict or vt.distinctive(profs[j]))
+            if fam == "category" and not (profs[j].short and (profs[j].repeats or profs[j].avg_words <= 3)):
+                ok = False  # a category repeats across records
+            if fam in ("title", "person", "place", "text", "long") and profs[j].kind in vt.NUMERIC:
+                ok = False
+            row.append(round(threshold + 0.1 * f + 0.05 * candidates[j].fill, 4) if ok else 0.0)
+        matrix.append(row)
+    # among columns alike in type, the one in the same order as the fields wins the tie
+    pos = {
+        j: (candidates[j].position if candidates[j].position is not None else k) for k, j in enumerate(cols)
+    }
+    order = sorted(cols, key=lambda j: pos[j])
+    for a in range(len(fields)):
+        for b, j in enumerate(cols):
+            if matrix[a][b]:
+                rank = order.index(j)
+                matrix[a][b] += 0.01 * (1.0 - abs(rank / max(len(cols) - 1, 1) - a / max(len(fields) - 1, 1)))
+    got: dict[str, Match] = {}
+    for a, b in solve(matrix, threshold):
+        j = cols[b]
+        prof = profs[j]
+        what = prof.kind + (", repeated" if prof.repeats else "")
+        lab = f" {candidates[j].label!r}" if candidates[j].label else ""
+        got[fields[a]] = Match(
+            fields[a],
+            candidates[j],
+            round(matrix[a][b], 4),
+            f"elimination: unlabelled{lab} column whose values look like {expected_type(fields[a])} ({what})",
+            "elimination",
+        )
+    return got
 
 
 def column_type(values: list[Any]) -> str:

@@ -49,8 +49,8 @@ def norm(name: str) -> str:
     return re.sub(r"[^a-z0-9]", "", str(name).lower())
 
 
-def name_score(target: str, key: str) -> float:
-    """How surely a source key names the target field (1 exact … 0 unrelated)."""
+def _alias_score(target: str, key: str) -> float:
+    """The API alias table above: exact, synonym and namespace-prefix forms of a key."""
     t, k = norm(target), norm(key)
     if not t or not k:
         return 0.0
@@ -64,6 +64,37 @@ def name_score(target: str, key: str) -> float:
     if any(t in SYNONYMS.get(s, ()) and (s == k) for s in SYNONYMS):
         return 0.8
     return 0.0
+
+
+def name_score(target: str, key: str) -> float:
+    """How surely a source key names the target field (1 exact … 0 unrelated).
+
+    The one matcher (``agents/induction/matching``: names, lexicon synonyms and translations,
+    abbreviations, fuzzy) or the API alias table above, whichever is surer.
+    """
+    return max(_alias_score(target, key), _key_evidence(target, str(key))[0])
+
+
+_KEY_EVIDENCE = ("name", "synonym", "abbrev", "identity")
+
+
+def _key_evidence(target: str, text: str, *, doc: bool = False) -> tuple[float, str]:
+    """The one matcher's evidence for a record key, without word containment and fuzzy spelling.
+
+    A key holding the target's word is often another measure of it (``FROM_YEAR``, ``DRAFT_YEAR``
+    for ``YEAR``); keys are exact names, so only equality, the lexicon (a whole-key synonym or
+    translation, not a head word) and abbreviations count. A documented meaning (``doc``) is prose: there containment counts too.
+    """
+    from prefect_autodata.agents.induction import matching as mt
+
+    s, how = mt.name_evidence(target, text)
+    if doc:
+        return (s, how) if how != "fuzzy" else (0.0, how)
+    if how == "name" and s < 1.0 or how == "fuzzy":
+        return 0.0, how
+    if how == "synonym" and s < 0.85:
+        return 0.0, how  # a concept by a head word only ("SEASON_EXP" is no season)
+    return s, how
 
 
 # ------------------------------------------------------------------------------------------- values
@@ -163,36 +194,95 @@ def match_fields(
     plan: ParsedInstruction | None = None,
     *,
     labels: dict[str | int, str] | None = None,
+    docs: dict[str | int, str] | None = None,
+    eliminate: bool = False,
 ) -> dict[str, FieldMatch]:
-    """Map each target field to the best source key by name, then by values the plan names.
+    """Map each target field to the best source key by name, meaning and values, assigned globally.
 
     ``keys`` are record keys (or column positions with ``labels`` naming them); ``rows`` are sample
-    records keyed the same way. A key is used for one target at most (best score wins).
+    records keyed the same way; ``docs`` what the source's documentation says a key means. Scores
+    come from the one matcher (``agents/induction/matching``) and the API alias table; a date or
+    year target takes only date- or year-like values, a value the plan names (a requested ticker,
+    team or player) marks its column. A key serves one target (the best total wins). With
+    ``eliminate``, leftover targets take leftover opaque keys whose values have their type.
     """
+    from prefect_autodata.agents.induction import matching as mt
+    from prefect_autodata.agents.induction import values as vt
+
     labels = labels or {k: str(k) for k in keys}
+    docs = docs or {}
     samples = {k: [r.get(k) for r in rows[:50]] for k in keys}
     kinds = {k: value_kind(v) for k, v in samples.items()}
     plan_values = _plan_values(plan)
-    scored: list[tuple[float, str, str | int]] = []
-    for t in targets:
-        for k in keys:
-            s = name_score(t, labels[k])
+    cands = [
+        mt.Candidate(
+            label=str(labels.get(k, k)),
+            values=samples[k],
+            rule={"key": k},
+            origin="json",
+            anchor=0.8,
+            aliases=[str(k)] if str(k) != str(labels.get(k, k)) else [],
+            doc=docs.get(k),
+            position=i,
+        )
+        for i, k in enumerate(keys)
+    ]
+    profs = [vt.profile(samples[k]) for k in keys]
+    header = {mt.normalise(str(labels.get(k, k))) for k in keys}
+    matrix: list[list[float]] = []
+    whys: dict[tuple[int, int], str] = {}
+    for i, t in enumerate(targets):
+        row = []
+        for j, k in enumerate(keys):
+            c = cands[j]
+            legacy = max(_alias_score(t, str(x)) for x in (labels.get(k, k), k))
+            ns, how, text = 0.0, "", ""
+            for txt, w, what in c.texts():
+                e, h = _key_evidence(t, txt, doc=what == "doc")
+                if e * w > ns:
+                    ns, how, text = round(e * w, 3), ("doc:" + h if what == "doc" else h), txt
+            s, why = (
+                (legacy, f"{labels[k]!r}") if legacy >= ns else (ns, f"{labels[k]!r} ({how} of {text!r})")
+            )
+            if s and mt._label_values(samples[k], header):
+                s = 0.0
+            if s and len(re.sub(r"[^a-z0-9]", "", str(text or labels[k]).lower())) <= 2 and legacy < 0.9:
+                if vt.fit(mt.expected_type(t), profs[j]) <= 0:
+                    s = 0.0  # a one- or two-letter key is an abbreviation only when its values fit
+            if s and s < 0.8 and (profs[j].constant and len(rows) > 1):
+                s = 0.0  # the same value in every record, named only vaguely: template text
             if s and not _compatible(t, kinds[k]):
                 s *= 0.3
+            elif s and s < 0.95 and vt.fit(mt.expected_type(t), profs[j]) <= -1.0:
+                s *= 0.6
             vs = _value_overlap(t, samples[k], plan_values)
             if vs:
                 s = max(s, 0.6) + 0.1 * vs
-            if s >= 0.5:
-                scored.append((s, t, k))
+                why += "; holds a value the request names"
+            row.append(round(s, 4))
+            whys[(i, j)] = why
+        matrix.append(row)
     out: dict[str, FieldMatch] = {}
-    used: set[str | int] = set()
-    for s, t, k in sorted(scored, key=lambda x: (-x[0], targets.index(x[1]))):
-        if t in out or k in used:
-            continue
+    for i, j in sorted(mt.solve(matrix, 0.5), key=lambda p: (-matrix[p[0]][p[1]], p[0])):
+        t, k = targets[i], keys[j]
         typ, tr = _transforms_for(t, kinds[k], samples[k])
-        out[t] = FieldMatch(target=t, key=k, score=round(s, 3), type=typ, transforms=tr, why=f"{labels[k]!r}")
-        used.add(k)
-    return out
+        out[t] = FieldMatch(target=t, key=k, score=matrix[i][j], type=typ, transforms=tr, why=whys[(i, j)])
+    if eliminate:
+        used = {m.key for m in out.values()}
+        got = mt._eliminate(
+            targets,
+            cands,
+            profs,
+            {t: None for t in out},
+            lambda j: keys[j] not in used and cands[j].fill > 0,
+            header,
+            0.5,
+        )
+        for t, m in got.items():
+            k = m.candidate.rule["key"]
+            typ, tr = _transforms_for(t, kinds[k], samples[k])
+            out[t] = FieldMatch(target=t, key=k, score=round(m.score, 3), type=typ, transforms=tr, why=m.why)
+    return {t: out[t] for t in targets if t in out}
 
 
 def _plan_values(plan: ParsedInstruction | None) -> dict[str, set[str]]:
