@@ -64,6 +64,9 @@ class CollectResult(BaseModel):
         return self.status == "succeeded"
 
 
+_OBSERVED: dict[str, str] = {}  # AUTODATA_SECRET_* values this process took from a spec it externalized
+
+
 def collect(
     instruction: str,
     *,
@@ -190,7 +193,12 @@ def collect(
     spec, observed_secrets = externalize_secrets(spec)
     for secret_name, value in observed_secrets.items():
         # the run (and deploy_collector, which stores env secrets as Prefect Secret blocks) reads them here
-        os.environ.setdefault(f"AUTODATA_SECRET_{secret_name}", value)
+        # a value this process observed for an earlier collect of the same name is replaced (another
+        # site's demo key); one the user set is kept
+        env = f"AUTODATA_SECRET_{secret_name}"
+        if os.environ.get(env) in (None, "", _OBSERVED.get(env)):
+            os.environ[env] = value
+            _OBSERVED[env] = value
     if observed_secrets:
         say(
             "collect",
