@@ -80,3 +80,20 @@ def test_list_items_under_headings():
 def test_one_heading_over_one_table_is_not_a_group():
     html = "<html><body><div><h2>Countries</h2><table><tr><th>A</th></tr><tr><td>x</td></tr><tr><td>y</td></tr></table></div></body></html>"
     assert groups(parse(html)) == []
+
+
+def test_bare_headings_take_the_label_the_page_groups_by():
+    html = _tables_html().replace(
+        "<html><body>", "<html><head><title>Teams by season — Site</title></head><body>"
+    )
+    (g,) = groups(parse(html))
+    assert g.candidates[-1].label == "season"
+    letters = html.replace("<h3>1956</h3>", "<h3>A</h3>").replace("<h3>1957</h3>", "<h3>B</h3>")
+    (g,) = groups(parse(letters))
+    assert g.candidates[-1].label is None  # a letter index is not a field
+
+
+def test_a_group_of_one_record_is_part_of_the_set():
+    html = _tables_html().replace("<tr><td>Celtics</td><td><span>4</span><span>4</span></td></tr>", "")
+    (g,) = groups(parse(html))
+    assert g.rows == 4 and g.candidates[-1].values[0] == "1956" and g.candidates[-1].values[1] == "1957"

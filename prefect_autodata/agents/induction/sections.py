@@ -42,12 +42,29 @@ def _locate(node: Any) -> str:
     return abs_path(node)
 
 
-def _heading_candidate(level: str, heads: list[str]) -> Candidate:
-    """The heading above each record as a candidate; ``Label: value`` headings keep the value."""
+_GROUPED_BY = re.compile(r"\bby\s+([^\W\d_][\w ]{0,28}?)\s*(?:$|[—–|:(-]|\s[—–|-]\s)", re.I)
+
+
+def grouping_label(root: Any) -> str | None:
+    """What the page says it groups by: "Movies by genre — Site" (``<title>`` or ``<h1>``) → "genre"."""
+    for xp in ("//title", "//h1"):
+        for node in root.xpath(xp)[:1]:
+            m = _GROUPED_BY.search(clean(node.text_content()))
+            if m:
+                return m.group(1).strip()
+    return None
+
+
+def _heading_candidate(level: str, heads: list[str], by: str | None = None) -> Candidate:
+    """The heading above each record as a candidate; ``Label: value`` headings keep the value.
+
+    Bare headings ("Drama") take as label what the page says it groups by, when it says so.
+    """
     found = [_LABELLED.match(h) for h in heads]
     labels = {m.group(1).strip() for m in found if m}
     transforms: list[dict[str, Any]] = [{"op": "collapse_whitespace"}]
-    label = None
+    # Letter headings ("A", "B-C") index the records' names; they are not what the page groups by.
+    label = by if not all(len(h) <= 3 and not any(ch.isdigit() for ch in h) for h in heads) else None
     values = heads
     if heads and all(found) and len(labels) == 1:
         label = labels.pop()
@@ -66,7 +83,8 @@ def _heading_candidate(level: str, heads: list[str]) -> Candidate:
 def groups(root: Any, page_url: str = "") -> list[Group]:
     """Every set of heading-led blocks of records on the page, largest first."""
     out: list[Group] = []
-    by_table = {id(t.element): t for t in tables.tables(root) if t.element is not None}
+    by = grouping_label(root)
+    by_table = {id(t.element): t for t in tables.tables(root, min_rows=1) if t.element is not None}
     for parent in root.iter(*_BLOCKS, "section", "main", "article", "body"):
         kids = elements(parent)
         levels = Counter(k.tag for k in kids if k.tag in _HEADINGS)
@@ -87,16 +105,18 @@ def groups(root: Any, page_url: str = "") -> list[Group]:
         pairs = [(h, b) for h, b in pairs if b.tag == tag]
         if len({h for h, _ in pairs}) < 2 and n < 2:
             continue  # one heading over one block: a titled table, nothing to carry down
-        g = _table_group(parent, level, pairs, by_table) if tag == "table" else None
+        g = _table_group(parent, level, pairs, by_table, by) if tag == "table" else None
         if g is None and tag in ("ul", "ol", "div", "dl"):
-            g = _list_group(parent, level, pairs, page_url)
+            g = _list_group(parent, level, pairs, page_url, by)
         if g is not None and g.rows >= 2:
             out.append(g)
     out.sort(key=lambda g: -g.rows)
     return out
 
 
-def _table_group(parent: Any, level: str, pairs: list[tuple[str, Any]], by_table: dict) -> Group | None:
+def _table_group(
+    parent: Any, level: str, pairs: list[tuple[str, Any]], by_table: dict, by: str | None
+) -> Group | None:
     ts = [(h, by_table.get(id(b))) for h, b in pairs]
     if any(t is None or t.transposed or t.header_column for _, t in ts):
         return None
@@ -128,11 +148,13 @@ def _table_group(parent: Any, level: str, pairs: list[tuple[str, Any]], by_table
                 anchor=0.8 if label else 0.3,
             )
         )
-    cands.append(_heading_candidate(level, heads))
+    cands.append(_heading_candidate(level, heads, by))
     return Group(records_xpath=records, rows=len(heads), candidates=cands, heading=level)
 
 
-def _list_group(parent: Any, level: str, pairs: list[tuple[str, Any]], page_url: str) -> Group | None:
+def _list_group(
+    parent: Any, level: str, pairs: list[tuple[str, Any]], page_url: str, by: str | None
+) -> Group | None:
     items: list[Any] = []
     heads: list[str] = []
     item_tag = None
@@ -155,5 +177,7 @@ def _list_group(parent: Any, level: str, pairs: list[tuple[str, Any]], page_url:
     sample = regions.sample_items(items)
     keep = {id(x) for x in sample}
     cands = regions.slots(region, page_url)
-    cands.append(_heading_candidate(level, [h for x, h in zip(items, heads, strict=True) if id(x) in keep]))
+    cands.append(
+        _heading_candidate(level, [h for x, h in zip(items, heads, strict=True) if id(x) in keep], by)
+    )
     return Group(records_xpath=records, rows=len(items), candidates=cands, heading=level)
