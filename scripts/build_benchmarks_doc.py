@@ -13,11 +13,31 @@ BENCH = ROOT / "docs" / "bench"
 ORDER = [
     ("sandbox.md", "Sandbox throughput", "benchmarks/sandbox_throughput.py", r"sandbox responses/s: [\d,.]+"),
     ("landing.md", "Landing vs dlt", "benchmarks/landing_vs_dlt.py", r"landing speedup vs dlt: [\d.]+"),
-    ("fanout.md", "Fan-out with one writer", "benchmarks/fanout.py", r"fan-out speedup vs single process: [\d.]+"),
+    (
+        "fanout.md",
+        "Fan-out with one writer",
+        "benchmarks/fanout.py",
+        r"fan-out speedup vs single process: [\d.]+",
+    ),
     ("crawl.md", "BFS crawl vs Scrapy", "benchmarks/crawl_vs_scrapy.py", r"crawl speedup vs scrapy: [\d.]+"),
-    ("ohcache.md", "OHCache context tokens", "benchmarks/ohcache_tokens.py", r"ohcache context-token reduction vs broadcast\+inline: [\d.]+"),
-    ("validation.md", "Validation overhead", "benchmarks/validation_overhead.py", r"validation/landing time ratio: [\d.]+"),
-    ("prefect.md", "sp500-daily on Prefect", "benchmarks/sp500_daily.py", r"sp500-daily wall: [\d.]+ s \(rate-limit minimum: [\d.]+ s\)"),
+    (
+        "ohcache.md",
+        "OHCache context tokens",
+        "benchmarks/ohcache_tokens.py",
+        r"ohcache context-token reduction vs broadcast\+inline: [\d.]+",
+    ),
+    (
+        "validation.md",
+        "Validation overhead",
+        "benchmarks/validation_overhead.py",
+        r"validation/landing time ratio: [\d.]+",
+    ),
+    (
+        "prefect.md",
+        "sp500-daily on Prefect",
+        "benchmarks/sp500_daily.py",
+        r"sp500-daily wall: [\d.]+ s \(rate-limit minimum: [\d.]+ s\)",
+    ),
     ("squads.md", "Agent squads on the task catalog", "autodata bench", None),
     ("trust.md", "Trust mutations", "benchmarks/trust_mutations.py", r"mutations caught: \d+/\d+"),
 ]

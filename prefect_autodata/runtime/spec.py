@@ -692,7 +692,9 @@ def _credential(name: str, value: str) -> bool:
     v = str(value or "")
     if _TOKEN_VALUE.match(v) and not re.fullmatch(r"[0-9a-f]{8}-?[0-9a-f]{4}-?.*", v, re.I):
         return sum(c.isdigit() for c in v) >= 3 and sum(c.isalpha() for c in v) >= 3
-    return bool(_CREDENTIAL_NAME.search(name)) and len(v) >= 8 and any(c.isdigit() for c in v) and " " not in v
+    return (
+        bool(_CREDENTIAL_NAME.search(name)) and len(v) >= 8 and any(c.isdigit() for c in v) and " " not in v
+    )
 
 
 def externalize_secrets(spec: CollectorSpec) -> tuple[CollectorSpec, dict[str, str]]:

@@ -102,7 +102,10 @@ def keyed_site(books: list[dict], key: str, rng: random.Random) -> Starlette:
         page = int(request.query_params.get("page", "0"))
         chunk = books[page * size : (page + 1) * size]
         return JSONResponse(
-            {"books": {b["id"]: {"bookName": b["title"], "writer": b["author"]} for b in chunk}, "total": len(books)}
+            {
+                "books": {b["id"]: {"bookName": b["title"], "writer": b["author"]} for b in chunk},
+                "total": len(books),
+            }
         )
 
     return Starlette(routes=[Route("/docs", docs), Route("/api/books", endpoint)])
