@@ -12,11 +12,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, Field
-
+from prefect_autodata.agents.candidates import CandidateSpec, spec_name
 from prefect_autodata.agents.evidence import Endpoint, Evidence, Page
 from prefect_autodata.agents.induction import jsonrec
 from prefect_autodata.agents.induction import scripts as js
@@ -52,24 +51,10 @@ from prefect_autodata.runtime.spec import (
     Transform,
 )
 
-Method = Literal["api", "bulk", "html", "browser"]
 Reader = Callable[[str], bytes | str]
 BROWSER_UA = (
     "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36"
 )
-
-
-class CandidateSpec(BaseModel):
-    """One induced collector with the evidence for it; ``score`` ranks candidates (higher first)."""
-
-    spec: CollectorSpec
-    method: Method
-    source_url: str
-    score: float
-    covered: list[str] = Field(default_factory=list)
-    missing: list[str] = Field(default_factory=list)
-    rationale: str = ""
-    sample_rows: int = 0
 
 
 # ------------------------------------------------------------------------------------------- helpers
@@ -95,28 +80,6 @@ def _fetch(fetcher: Any, url: str, headers: dict[str, str] | None = None) -> tup
         status = getattr(exc, "status", None) or 0
         return int(status), ""
     return getattr(resp, "status", 200) or 200, resp.text
-
-
-def spec_name(plan: ParsedInstruction) -> str:
-    """A readable, valid collector name from the plan (entity + scope)."""
-    bits: list[str] = []
-    if plan.venue:
-        bits.append(plan.venue.abbr)
-    bits += plan.tickers[:3] or (["sp500"] if plan.all_sp500 else [])
-    bits += [t.abbr for t in plan.teams[:2]]
-    bits += [p.split()[-1] for p in plan.players[:3]]
-    if plan.track:
-        bits.append(plan.track.split()[0])
-    label = plan.kind or (plan.entity.singular if plan.entity else None)
-    if label and label != "paper":
-        bits.insert(0, label.replace("_", "-"))
-    ys = plan.years
-    if ys:
-        bits.append(str(ys[0]) if len(ys) == 1 else f"{ys[0]}-{ys[-1]}")
-    elif plan.start_date:
-        bits.append(plan.start_date.isoformat())
-    name = re.sub(r"[^a-z0-9]+", "-", "-".join(bits).lower()).strip("-") or "collector"
-    return name[:60].strip("-")
 
 
 def _columns(targets: list[str], rules: list[FieldRule]) -> list[ColumnSpec]:

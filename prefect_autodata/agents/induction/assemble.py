@@ -440,7 +440,7 @@ def induce(
     plan: Any = None,
 ) -> list[Any]:
     """Candidate specs (``engineering.CandidateSpec``) from every HTML page of ``evidence``, best first."""
-    from prefect_autodata.agents.engineering import CandidateSpec
+    from prefect_autodata.agents.candidates import CandidateSpec
 
     out: list[Any] = []
     bodies: dict[str, str | None] = {}  # detail pages fetched once for all regions and pages

@@ -1321,7 +1321,7 @@ def induce_listings(
     name: str | None = None,
 ) -> list[Any]:
     """Candidate specs (``engineering.CandidateSpec``) for every listing page in the evidence, best first."""
-    from prefect_autodata.agents.engineering import CandidateSpec, spec_name
+    from prefect_autodata.agents.candidates import CandidateSpec, spec_name
 
     plan = plan or evidence.plan
     targets = list(plan.field_names)
