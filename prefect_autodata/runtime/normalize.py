@@ -215,26 +215,40 @@ class StreamNormalizer:
             self.flush()
 
     def flush(self) -> None:
+        """Type and hand on everything buffered, ``batch_rows`` (plus at most one page) at a time.
+
+        Fetch threads keep adding pages while one flush runs; taking the whole buffer at once would let a
+        batch grow with the number of threads, so the buffer is drained in bounded batches.
+        """
         with self._flush_lock:
-            with self._lock:
-                pages, self._buffer, self._buffered = self._buffer, [], 0
-            if not pages:
-                return
-            raw = raw_from_parts(self.spec, [p for _, p in pages])
-            parts = pd.Series([part for part, p in pages for _ in range(len(p))], dtype="int64")
-            frame, bad, kept = _typed(self.spec, raw)
-            self.fetched += len(raw)
-            for c, (n, sample) in bad.items():
-                had = self._bad.get(c)
-                self._bad[c] = (n + had[0], had[1]) if had else (n, sample)
-            if len(frame.rejected):
-                self.rejected_rows += len(frame.rejected)
-                room = self.keep_rejected - sum(len(r) for r in self._rejected)
-                if room > 0:
-                    self._rejected.append(frame.rejected.head(room))
-            if len(frame.good):
-                good_parts = parts[kept].reset_index(drop=True)
-                self.sink.append(frame.good, good_parts)
+            while True:
+                with self._lock:
+                    pages, n = [], 0
+                    while self._buffer and n < self.batch_rows:
+                        part, page = self._buffer.pop(0)
+                        pages.append((part, page))
+                        n += len(page)
+                    self._buffered -= n
+                if not pages:
+                    return
+                self._flush_pages(pages)
+
+    def _flush_pages(self, pages: list[tuple[int, pd.DataFrame | list[dict]]]) -> None:
+        raw = raw_from_parts(self.spec, [p for _, p in pages])
+        parts = pd.Series([part for part, p in pages for _ in range(len(p))], dtype="int64")
+        frame, bad, kept = _typed(self.spec, raw)
+        self.fetched += len(raw)
+        for c, (n, sample) in bad.items():
+            had = self._bad.get(c)
+            self._bad[c] = (n + had[0], had[1]) if had else (n, sample)
+        if len(frame.rejected):
+            self.rejected_rows += len(frame.rejected)
+            room = self.keep_rejected - sum(len(r) for r in self._rejected)
+            if room > 0:
+                self._rejected.append(frame.rejected.head(room))
+        if len(frame.good):
+            good_parts = parts[kept].reset_index(drop=True)
+            self.sink.append(frame.good, good_parts)
 
     def finish(self) -> Normalized:
         """Flush the rest: the frame (``good`` is the sink), as ``normalize`` returns it; ``raw`` is not kept."""
