@@ -223,6 +223,27 @@ def induce_page(
     bodies = {} if bodies is None else bodies
     built: list[_Built] = []
     pages = pagination.detect(root, url)
+
+    def add(records_xpath: str, m: dict[str, Match], rows: int, why: str, detail_link: Any = None) -> None:
+        """One spec from a record rule and its matches (none when nothing matched or it does not build)."""
+        if not m:
+            return
+        try:
+            spec = _spec(
+                name=name,
+                description=description,
+                url=url,
+                records_xpath=records_xpath,
+                requested=requested,
+                matches=m,
+                detail_link=detail_link,
+                pages=pages,
+                plan=plan,
+            )
+        except ValueError:
+            return
+        built.append(_Built(spec, m, rows, url, why))
+
     for t in tables.tables(root):
         if t.header_column or t.rows < 2:
             continue
@@ -244,61 +265,13 @@ def induce_page(
             extra = detail_candidates(samples)
             m = assign(requested, cands + extra, entity=entity)
             detail_link = dl
-        if not m:
-            continue
-        try:
-            spec = _spec(
-                name=name,
-                description=description,
-                url=url,
-                records_xpath=t.records_xpath,
-                requested=requested,
-                matches=m,
-                detail_link=detail_link,
-                pages=pages,
-                plan=plan,
-            )
-        except ValueError:
-            continue
-        built.append(_Built(spec, m, t.rows, url, f"table {t.records_xpath} ({t.rows} rows)"))
+        add(t.records_xpath, m, t.rows, f"table {t.records_xpath} ({t.rows} rows)", detail_link)
     for g in sections.groups(root, url):  # records grouped under headings: the heading is a field
         m = assign(requested, g.candidates, entity=entity)
-        if not m:
-            continue
-        try:
-            spec = _spec(
-                name=name,
-                description=description,
-                url=url,
-                records_xpath=g.records_xpath,
-                requested=requested,
-                matches=m,
-                detail_link=None,
-                pages=pages,
-                plan=plan,
-            )
-        except ValueError:
-            continue
-        built.append(_Built(spec, m, g.rows, url, f"sections {g.records_xpath} under <{g.heading}>"))
+        add(g.records_xpath, m, g.rows, f"sections {g.records_xpath} under <{g.heading}>")
     for lb in textlines.blocks(root):  # records as separator-delimited text lines
         m = assign(requested, textlines.candidates(lb), entity=entity)
-        if not m:
-            continue
-        try:
-            spec = _spec(
-                name=name,
-                description=description,
-                url=url,
-                records_xpath=lb.records_xpath,
-                requested=requested,
-                matches=m,
-                detail_link=None,
-                pages=pages,
-                plan=plan,
-            )
-        except ValueError:
-            continue
-        built.append(_Built(spec, m, lb.rows, url, f"text lines {lb.records_xpath} split by {lb.sep!r}"))
+        add(lb.records_xpath, m, lb.rows, f"text lines {lb.records_xpath} split by {lb.sep!r}")
     table_rows = {tr for t in root.xpath("//table") for tr in t.iter("tr")}
     # On a sub-page of an index (one letter, one year) two records already show the repeated shape.
     for region in regions.find_regions(root, min_items=2 if nested else 3)[:max_regions]:
@@ -309,26 +282,9 @@ def induce_page(
         if region.detail_link is not None:
             extra = detail_candidates(_detail_samples(region, url, evidence, reader, fetcher, bodies))
         m = assign(requested, cands + extra, entity=entity)
-        if not m:
-            continue
-        try:
-            spec = _spec(
-                name=name,
-                description=description,
-                url=url,
-                records_xpath=region.records_xpath,
-                requested=requested,
-                matches=m,
-                detail_link=region.detail_link,
-                pages=pages,
-                plan=plan,
-            )
-        except ValueError:
-            continue
         via = " (+ detail pages)" if any(x.candidate.where == "detail" for x in m.values()) else ""
-        built.append(
-            _Built(spec, m, region.count, url, f"records {region.records_xpath} ({region.count}){via}")
-        )
+        why = f"records {region.records_xpath} ({region.count}){via}"
+        add(region.records_xpath, m, region.count, why, region.detail_link)
     from prefect_autodata.agents.induction import embedded  # records in the page's script JSON
 
     built += embedded.induce_page(
