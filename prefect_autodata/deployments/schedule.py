@@ -74,17 +74,26 @@ _ZONES = {
     "gmt": "UTC",
     "z": "UTC",
 }
-_ORDINALS = {
-    "first": 1,
-    "second": 2,
-    "third": 3,
-    "fourth": 4,
-    "fifth": 5,
-    "tenth": 10,
-    "fifteenth": 15,
-    "twentieth": 20,
-    "last": "L",
-}
+_ORDINAL_WORDS = (
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
+    "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth"
+).split()
+_ORDINALS: dict[str, int | str] = {w: i + 1 for i, w in enumerate(_ORDINAL_WORDS)}
+_ORDINALS.update({f"twenty-{w}": 20 + i + 1 for i, w in enumerate(_ORDINAL_WORDS[:9])})
+_ORDINALS.update({f"twenty {w}": 20 + i + 1 for i, w in enumerate(_ORDINAL_WORDS[:9])})
+_ORDINALS.update({"thirtieth": 30, "thirty-first": 31, "thirty first": 31, "last": "L"})
+_NUMBER_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "eight": 8, "ten": 10,
+    "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty-five": 45, "a": 1, "an": 1,
+}  # fmt: skip
+# "twice a day": how many runs a period has
+_TIMES = {"once": 1, "twice": 2, "two times": 2, "three times": 3, "thrice": 3, "four times": 4}
+# a day-of-month token: "15th", "15", "fifteenth", "twenty-first", "last"
+_DOM_TOKEN = (
+    r"(?:\d{1,2}(?:st|nd|rd|th)?|"
+    + "|".join(sorted((re.escape(k) for k in _ORDINALS), key=len, reverse=True))
+    + ")"
+)
 _CRON_FIELD = r"(?:[\d*/,\-?]+|[A-Za-z]{3}(?:[-,][A-Za-z]{3})*)"
 _UNITS = {"minute": 60, "min": 60, "hour": 3600, "day": 86400, "week": 604800, "second": 1, "sec": 1}
 
@@ -198,26 +207,35 @@ def _seconds_in_words(seconds: int) -> str:
 
 
 def _time_of_day(text: str) -> tuple[int, int] | None:
-    """``6am``, ``6:30 pm``, ``18:00``, ``noon``, ``midnight`` -> (hour, minute)."""
-    if re.search(r"\bnoon\b", text):
-        return 12, 0
-    if re.search(r"\bmidnight\b", text):
-        return 0, 0
+    """``6am``, ``6:30 pm``, ``18:00``, ``noon``, ``midnight`` -> (hour, minute): the first one named."""
+    times = _times_of_day(text)
+    return times[0] if times else None
+
+
+def _times_of_day(text: str) -> list[tuple[int, int]]:
+    """Every time of day a phrase names, in order (``at 6am and 6pm`` -> [(6, 0), (18, 0)])."""
+    found: list[tuple[int, tuple[int, int]]] = []
+    for m in re.finditer(r"\bnoon\b|\bmidday\b", text):
+        found.append((m.start(), (12, 0)))
+    for m in re.finditer(r"\bmidnight\b", text):
+        found.append((m.start(), (0, 0)))
+    taken: list[tuple[int, int]] = []
     # "am"/"pm" only as a word of their own: "16:30 America/New_York" has no "am" in it
-    m = re.search(r"\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)(?![a-z])", text)
-    if m:
+    for m in re.finditer(r"\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)(?![a-z])", text):
         h, mi = int(m.group(1)), int(m.group(2) or 0)
         if not 1 <= h <= 12 or mi > 59:
             raise ConfigError(f"schedule: {m.group(0)!r} is not a time of day")
         pm = m.group(3).startswith("p")
-        return (h % 12) + (12 if pm else 0), mi
-    m = re.search(r"\b(?:at\s+)?(\d{1,2}):(\d{2})\b", text)
-    if m:
+        found.append((m.start(), ((h % 12) + (12 if pm else 0), mi)))
+        taken.append(m.span())
+    for m in re.finditer(r"\b(\d{1,2}):(\d{2})\b", text):
+        if any(a <= m.start() < b for a, b in taken):
+            continue
         h, mi = int(m.group(1)), int(m.group(2))
         if h > 23 or mi > 59:
             raise ConfigError(f"schedule: {m.group(0)!r} is not a time of day")
-        return h, mi
-    return None
+        found.append((m.start(), (h, mi)))
+    return [hm for _, hm in sorted(found)]
 
 
 def _zone(text: str) -> tuple[str | None, str]:
@@ -238,60 +256,197 @@ def _zone(text: str) -> tuple[str | None, str]:
     return None, text
 
 
-def _day_of_month(t: str) -> str | None:
-    """``on the 15th``, ``on the first of every month``, ``on day 3`` -> cron day-of-month."""
-    m = re.search(r"\b(?:on\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b(?!\s*(?:hour|minute))", t)
+def _dom_value(token: str) -> str:
+    token = token.strip()
+    if token in _ORDINALS:
+        return str(_ORDINALS[token])
+    day = int(re.match(r"\d+", token).group(0))  # type: ignore[union-attr]
+    if not 1 <= day <= 31:
+        raise ConfigError(f"schedule: day {day} of the month does not exist")
+    return str(day)
+
+
+def _days_of_month(t: str) -> list[str]:
+    """``on the 15th``, ``15th of every month``, ``the 1st and 15th of each month``, ``on the
+    twenty-first of the month``, ``on day 3``, ``on the last day of the month`` -> cron days ('L': last).
+    A numeric day needs its ordinal suffix or an ``on the`` / ``day`` before it ("every 15 minutes" is
+    no day); a word ordinal needs ``of ... month`` after it ("the first page" is none)."""
+    tok = _DOM_TOKEN
+    days: list[str] = []
+    # a list of days ending in "of (every|each|the) month": "the 1st and 15th of each month"
+    m = re.search(
+        rf"\b(?:on\s+)?(?:the\s+)?({tok}(?:\s*(?:,|and|&)\s*(?:the\s+)?{tok})*)\s+(?:day\s+)?of\s+"
+        r"(?:every|each|the|a)\s+(?:calendar\s+)?month\b",
+        t,
+    )
+    if m:
+        days = [_dom_value(x) for x in re.findall(tok, m.group(1))]
+        return list(dict.fromkeys(days))
+    m = re.search(
+        r"\bon\s+the\s+(\d{1,2}(?:st|nd|rd|th)?(?:\s*(?:,|and|&)\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?)*)\b",
+        t,
+    )
+    if m is None:
+        m = re.search(
+            r"\b(\d{1,2}(?:st|nd|rd|th)(?:\s*(?:,|and|&)\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th))*)\b(?!\s*(?:hour|minute|week|day))",
+            t,
+        )
     if m is None:
         m = re.search(r"\bday\s+(\d{1,2})\b", t)
     if m:
-        day = int(m.group(1))
-        if not 1 <= day <= 31:
-            raise ConfigError(f"schedule: day {day} of the month does not exist")
-        return str(day)
-    m = re.search(r"\b(?:on\s+)?the\s+(" + "|".join(_ORDINALS) + r")\s+(?:day\s+)?of\b", t)
-    return str(_ORDINALS[m.group(1)]) if m else None
+        return list(dict.fromkeys(_dom_value(x) for x in re.findall(r"\d{1,2}", m.group(1))))
+    return []
+
+
+def _day_of_month(t: str) -> str | None:
+    """The cron day-of-month field of a phrase (``1,15``, ``L``), None when it names no day."""
+    days = _days_of_month(t)
+    if not days:
+        return None
+    if "L" in days and len(days) > 1:
+        raise ConfigError("schedule: the last day of the month cannot be combined with other days in cron")
+    return ",".join(days)
+
+
+def _count(word: str) -> int:
+    return int(word) if word.isdigit() else _NUMBER_WORDS[word]
+
+
+_NUM = r"(\d+|" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True)) + r")"
+_NTH = {"first": 1, "second": 2, "third": 3, "fourth": 4, "last": -1}
+_RR_DAYS = {0: "SU", 1: "MO", 2: "TU", 3: "WE", 4: "TH", 5: "FR", 6: "SA"}
+
+
+def _rrule(freq: str, n: int, h: int, mi: int, extra: str = "") -> str:
+    return f"FREQ={freq};INTERVAL={n}{extra};BYHOUR={h};BYMINUTE={mi};BYSECOND=0"
 
 
 def _english(text: str) -> ScheduleSpec | None:
     zone, rest = _zone(text)
-    t = " ".join(rest.lower().replace(",", " ").split())
-    at = _time_of_day(t)
-    market = re.search(r"\b(market|trading)\b|\bafter (the )?close\b", t) is not None
-    if market and re.search(r"\bafter\b.*\bclose\b|\bclose\b", t):
+    t = " ".join(rest.lower().replace(",", " , ").split()).replace(" ,", ",")
+    t = re.sub(r"\bbi-weekly\b", "biweekly", t)
+    times = _times_of_day(t)
+    at = times[0] if times else None
+    if at is None:  # a part of the day stands for its usual hour
+        if re.search(r"\b(morning|mornings)\b", t):
+            at = (6, 0)
+        elif re.search(r"\b(evening|evenings)\b", t):
+            at = (18, 0)
+        elif re.search(r"\b(nightly|night|nights|overnight)\b", t):
+            at = (2, 0)
+    market = re.search(r"\b(market|trading|exchange)\b|\bafter (the )?close\b", t) is not None
+    if market and re.search(r"\bclose[sd]?\b|\bclosing\b", t):
         h, mi = at or AFTER_CLOSE
         return ScheduleSpec(kind="cron", cron=f"{mi} {h} * * 1-5", timezone=zone or MARKET_TZ, phrase=text)
-    m = re.search(r"\bevery\s+(\d+)\s*(second|sec|minute|min|hour|day|week)s?\b", t)
+    if market and re.search(r"\b(before|at|ahead of)\s+(the\s+)?(market\s+)?open(s|ing)?\b", t):
+        h, mi = at or (9, 0)  # the New York open is 09:30: a run before it
+        return ScheduleSpec(kind="cron", cron=f"{mi} {h} * * 1-5", timezone=zone or MARKET_TZ, phrase=text)
+    tz = zone or (MARKET_TZ if market else "UTC")
+    # "every 15 minutes", "every two hours", "every half hour": a fixed interval
+    if re.search(r"\b(every|each)\s+half\s+(an\s+)?hour\b|\bhalf-hourly\b", t):
+        return ScheduleSpec(kind="interval", interval=1800, timezone=tz, phrase=text)
+    m = re.search(rf"\bevery\s+{_NUM}\s*(second|sec|minute|min|hour)s?\b", t)
     if m:
         return ScheduleSpec(
-            kind="interval",
-            interval=int(m.group(1)) * _UNITS[m.group(2)],
-            timezone=zone or "UTC",
-            phrase=text,
+            kind="interval", interval=_count(m.group(1)) * _UNITS[m.group(2)], timezone=tz, phrase=text
         )
-    if re.search(r"\b(hourly|every hour|each hour)\b", t):
-        return ScheduleSpec(kind="interval", interval=3600, timezone=zone or "UTC", phrase=text)
+    if re.search(r"\bevery\s+other\s+hour\b", t):
+        return ScheduleSpec(kind="interval", interval=7200, timezone=tz, phrase=text)
+    if re.search(r"\b(hourly|every hour|each hour|once an hour|top of (every|each|the) hour)\b", t):
+        return ScheduleSpec(kind="interval", interval=3600, timezone=tz, phrase=text)
     h, mi = at or (0, 0)
-    tz = zone or (MARKET_TZ if market else "UTC")
-    dom = _day_of_month(t)
-    if dom is not None and re.search(r"\b(month|monthly)\b", t):
-        return ScheduleSpec(kind="cron", cron=f"{mi} {h} {dom} * *", timezone=tz, phrase=text)
-    if re.search(r"\b(every|each)\s+(weekday|business day|working day|trading day)s?\b|\bweekdays\b", t):
-        return ScheduleSpec(kind="cron", cron=f"{mi} {h} * * 1-5", timezone=tz, phrase=text)
+    hours = sorted({hh for hh, mm in times if mm == mi}) if len(times) > 1 else [h]
     days = [d for name, d in _DAYS.items() if re.search(rf"\b{name}s?\b", t)]
-    if days and re.search(r"\b(every|each|on)\b|\bweekly\b", t):
+    # "every other week", "every two weeks", "biweekly", "fortnightly": a weekly RRule, interval 2+
+    m = re.search(rf"\bevery\s+(other|{_NUM[1:-1]})\s+weeks?\b", t)
+    n_weeks = (2 if m.group(1) == "other" else _count(m.group(1))) if m else None
+    if n_weeks is None and re.search(r"\b(biweekly|fortnightly|every fortnight)\b", t):
+        n_weeks = 2
+    if n_weeks is not None and n_weeks > 1:
+        byday = ",".join(_RR_DAYS[d] for d in sorted(days)) if days else "MO"
+        rule = _rrule("WEEKLY", n_weeks, h, mi, f";BYDAY={byday}")
+        return ScheduleSpec(kind="rrule", rrule=rule, timezone=tz, phrase=text)
+    m = re.search(rf"\bevery\s+(other|{_NUM[1:-1]})\s+days?\b", t)
+    if m:
+        n = 2 if m.group(1) == "other" else _count(m.group(1))
+        if n > 1:
+            return ScheduleSpec(kind="rrule", rrule=_rrule("DAILY", n, h, mi), timezone=tz, phrase=text)
+    hour_field = ",".join(str(x) for x in hours)
+    # "twice a day", "three times daily": evenly spread from the first time named (midnight)
+    m = re.search(
+        r"\b(once|twice|thrice|two times|three times|four times)\s+(a|per|each)?\s*(day|daily)\b", t
+    )
+    if m is None:
+        m = re.search(r"\b(once|twice|thrice|two times|three times|four times)\s+()(daily)\b", t)
+    if m:
+        k = _TIMES[m.group(1)]
+        if len(times) < k:
+            hour_field = ",".join(str(x) for x in sorted({(h + i * 24 // k) % 24 for i in range(k)}))
+        return ScheduleSpec(kind="cron", cron=f"{mi} {hour_field} * * *", timezone=tz, phrase=text)
+    m = re.search(r"\b(twice|two times)\s+(a|per|each)\s+week\b", t)
+    if m:
+        dow = ",".join(str(d) for d in sorted(days)) if len(days) >= 2 else "1,4"
+        return ScheduleSpec(kind="cron", cron=f"{mi} {hour_field} * * {dow}", timezone=tz, phrase=text)
+    m = re.search(r"\b(twice|two times)\s+(a|per|each)\s+month\b|\bsemi-?monthly\b", t)
+    if m:
+        dom = _day_of_month(t) or "1,15"
+        return ScheduleSpec(kind="cron", cron=f"{mi} {hour_field} {dom} * *", timezone=tz, phrase=text)
+    monthly = re.search(r"\b(month|monthly|months)\b", t) is not None
+    # "the first Monday of every month": an n-th weekday is an RRule
+    m = re.search(
+        r"\b(first|second|third|fourth|last)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+        r"\s+of\s+(?:every|each|the|a)\s+month\b",
+        t,
+    )
+    if m:
+        byday = f"{_NTH[m.group(1)]}{_RR_DAYS[_DAYS[m.group(2)]]}"
+        return ScheduleSpec(
+            kind="rrule", rrule=_rrule("MONTHLY", 1, h, mi, f";BYDAY={byday}"), timezone=tz, phrase=text
+        )
+    dom = _day_of_month(t) if monthly else None
+    m = re.search(rf"\bevery\s+(other|{_NUM[1:-1]})\s+months?\b", t)
+    if m:
+        n = 2 if m.group(1) == "other" else _count(m.group(1))
+        if n > 1:
+            extra = f";BYMONTHDAY={'-1' if dom == 'L' else (dom or '1')}"
+            return ScheduleSpec(
+                kind="rrule", rrule=_rrule("MONTHLY", n, h, mi, extra), timezone=tz, phrase=text
+            )
+    if dom is not None:
+        return ScheduleSpec(kind="cron", cron=f"{mi} {hour_field} {dom} * *", timezone=tz, phrase=text)
+    if re.search(
+        r"\b(every|each)\s+(weekday|business day|working day|trading day|work day)s?\b"
+        r"|\b(on\s+)?weekdays\b|\b(monday|mon)\s*(-|to|through|thru)\s*(friday|fri)\b",
+        t,
+    ):
+        return ScheduleSpec(kind="cron", cron=f"{mi} {hour_field} * * 1-5", timezone=tz, phrase=text)
+    if re.search(r"\b(every|each)\s+weekend\b|\b(on\s+)?weekends\b", t):
+        return ScheduleSpec(kind="cron", cron=f"{mi} {hour_field} * * 0,6", timezone=tz, phrase=text)
+    if days and (
+        re.search(r"\b(every|each|on)\b|\bweekly\b", t) or any(re.search(rf"\b{n}s\b", t) for n in _DAYS)
+    ):
         dow = ",".join(str(d) for d in sorted(days))
-        return ScheduleSpec(kind="cron", cron=f"{mi} {h} * * {dow}", timezone=tz, phrase=text)
-    if re.search(r"\b(weekly|every week|each week)\b", t):
-        return ScheduleSpec(kind="cron", cron=f"{mi} {h} * * 1", timezone=tz, phrase=text)
-    if re.search(r"\b(monthly|every month|each month)\b", t):
-        return ScheduleSpec(kind="cron", cron=f"{mi} {h} 1 * *", timezone=tz, phrase=text)
-    bare_time = at is not None and not re.search(r"[a-z]{3,}", re.sub(r"\b(at|am|pm|noon|midnight)\b", "", t))
+        return ScheduleSpec(kind="cron", cron=f"{mi} {hour_field} * * {dow}", timezone=tz, phrase=text)
+    if re.search(r"\b(weekly|every week|each week|once a week|once per week)\b", t):
+        return ScheduleSpec(kind="cron", cron=f"{mi} {hour_field} * * 1", timezone=tz, phrase=text)
+    if re.search(r"\b(monthly|every month|each month|once a month|once per month)\b", t):
+        return ScheduleSpec(kind="cron", cron=f"{mi} {hour_field} 1 * *", timezone=tz, phrase=text)
+    if re.search(r"\b(quarterly|every quarter|each quarter|once a quarter)\b", t):
+        return ScheduleSpec(kind="cron", cron=f"{mi} {hour_field} 1 1,4,7,10 *", timezone=tz, phrase=text)
+    if re.search(r"\b(yearly|annually|every year|each year|once a year)\b", t):
+        return ScheduleSpec(kind="cron", cron=f"{mi} {hour_field} 1 1 *", timezone=tz, phrase=text)
+    words = re.sub(r"\b(at|am|pm|noon|midnight|and|on)\b", "", t)
+    bare_time = at is not None and times and not re.search(r"[a-z]{3,}", words)
     if (
-        re.search(r"\b(daily|every day|each day|nightly|every night)\b", t)
-        or (at is not None and re.search(r"\bevery\b", t))
+        re.search(
+            r"\b(daily|every day|each day|once a day|nightly|every night|each night|every morning"
+            r"|each morning|every evening|each evening|every (?:single )?day)\b",
+            t,
+        )
+        or (times and re.search(r"\bevery\b", t))
         or bare_time  # "16:30 America/New_York": a time of day alone means every day
     ):
-        return ScheduleSpec(kind="cron", cron=f"{mi} {h} * * *", timezone=tz, phrase=text)
+        return ScheduleSpec(kind="cron", cron=f"{mi} {hour_field} * * *", timezone=tz, phrase=text)
     return None
 
 
@@ -333,20 +488,45 @@ def parse_schedule(text: str, *, timezone: str | None = None) -> ScheduleSpec:
     return spec
 
 
-# "daily" etc. count as a cadence only when they end the clause or take a time ("refresh daily at 6am"),
-# not as an adjective of the data ("the daily stock data").
-_CADENCE = re.compile(
-    r"\b(every\s+[^.;]*|each\s+[^.;]*|hourly"
-    r"|(?:daily|weekly|monthly|nightly)(?=\s*(?:$|[.,;)]|at\b|on\b|after\b|before\b))[^.;]*)",
+# Where a cadence may start inside an instruction: "every"/"each", a day of the month ("on the 15th of",
+# "15th of every month", "the first Monday of"), "twice a day", "on weekdays", "after market close",
+# the -ly words. "daily" etc. count only when they end the clause or take a time ("refresh daily at
+# 6am"), not as an adjective of the data ("the daily stock data"). The cadence runs to the clause end.
+_CADENCE_START = re.compile(
+    r"\b(?:every|each)\s"
+    r"|\b(?:on\s+)?(?:the\s+)?" + _DOM_TOKEN + r"(?:\s*(?:,|and|&)\s*(?:the\s+)?" + _DOM_TOKEN + r")*"
+    r"(?:\s+(?:day|monday|tuesday|wednesday|thursday|friday|saturday|sunday))?\s+of\s+(?:every|each|the|a)\s+month\b"
+    r"|\b(?:once|twice|thrice|two times|three times|four times)\s+(?:a|per|each)?\s*(?:day|daily|week|month)\b"
+    r"|\b(?:on\s+)?(?:weekdays|weekends)\b|\b(?:monday|mon)\s*(?:-|to|through|thru)\s*(?:friday|fri)\b"
+    r"|\b(?:after|at|before|ahead of)\s+(?:the\s+)?(?:market\s+)?(?:close|closing|open)\b"
+    r"|\b(?:biweekly|bi-weekly|fortnightly|semi-?monthly|half-hourly|hourly|quarterly|yearly|annually)\b"
+    r"|\b(?:daily|weekly|monthly|nightly)(?=\s*(?:$|[.,;)]|at\b|on\b|after\b|before\b))",
     re.IGNORECASE,
+)
+# what ends the cadence clause: a sentence mark, or the start of another request part
+_CADENCE_END = re.compile(
+    r"[.;!?]|\s(?:and\s+)?(?:save|store|land|load|put|write)\b|\s(?:into|as csv|as json)\b"
+    r"|,\s*(?:with|including|for|from|in)\b"
+)
+# "each day of 2024", "every trading day in 2023": a scope, not a cadence
+_SCOPE_NOT_CADENCE = re.compile(
+    r"^(?:every|each)\s+[\w\s-]{1,30}?\s(?:of|in|during|for)\s+(?:19|20)\d\d\b", re.I
 )
 
 
 def schedule_from_instruction(instruction: str) -> ScheduleSpec | None:
-    """The cadence stated inside an instruction ("... for 2024, every weekday after market close"), if any."""
-    for m in _CADENCE.finditer(instruction or ""):
+    """The cadence stated inside an instruction ("... for 2024, every weekday after market close", "...
+    on the 15th of every month"), if any: from the first place a cadence can start to the clause end
+    (so "the 15th of every month" keeps its day); later starts are tried when an earlier reads as none."""
+    text = instruction or ""
+    for m in _CADENCE_START.finditer(text):
+        tail = text[m.start() :]
+        if _SCOPE_NOT_CADENCE.match(tail):
+            continue
+        end = _CADENCE_END.search(tail, len(m.group(0)))
+        phrase = tail[: end.start() if end else len(tail)].strip(" ,")
         try:
-            spec = _english(m.group(0))
+            spec = _english(phrase)
         except ConfigError:
             continue
         if spec is not None:

@@ -1018,7 +1018,9 @@ def _coverage(lo: str) -> str:
 _CADENCE = re.compile(
     r"\b(?:(?:every|each)\s+(?:other\s+)?(?:\d+\s+)?(?:weekday|business day|working day|day|morning|night|evening|"
     r"hour|minute|week|month|quarter|(?:mon|tues|wednes|thurs|fri|satur|sun)day)s?\b"
-    r"|on the (?:first|1st|last|\d{1,2}(?:st|nd|rd|th)?)(?: day)? of (?:every|each) month\b"
+    r"|(?:on\s+)?(?:the\s+)?(?:(?:first|second|third|fourth|fifth|last|\d{1,2}(?:st|nd|rd|th))(?:\s*(?:,|and|&)\s*(?:the\s+)?)?)+"
+    r"(?: day)? of (?:every|each|the) month\b"
+    r"|on weekdays\b|after (?:the )?market close\b|after the close\b|biweekly\b|fortnightly\b"
     r"|(?:once|twice|three times) (?:a|per) (?:day|week|month|hour)\b"
     r"|(?:daily|nightly|hourly|weekly|monthly|quarterly)\b(?=\s*(?:$|[.,;!]|at\b|after\b|before\b|around\b|"
     r"from now\b|going forward\b|and\b|on\b|in the\b|until\b)))",
@@ -1072,9 +1074,19 @@ def _cadence(t: str) -> Cadence | None:
         cron = f"{mm} {hh} * * {(_WEEKDAYS[idx] + 1) % 7}"
     elif re.search(r"\b(?:weekly|every week|each week|once a week)\b", lo):
         cron = f"{mm} {hh} * * 1"
-    elif (d := re.search(r"on the (first|1st|last|\d{1,2})", lo)) is not None and "month" in lo:
-        day = {"first": "1", "1st": "1", "last": "L"}.get(d.group(1), d.group(1))
-        cron = f"{mm} {hh} {day} * *" if day != "L" else None
+    elif (
+        d := re.search(
+            r"((?:\b(?:first|second|third|fourth|fifth|last|\d{1,2})(?:st|nd|rd|th)?\W*(?:and\W+|the\W+)*)+)(?:day )?of (?:every|each|the) month",
+            lo,
+        )
+    ) is not None:
+        words = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5", "last": "L"}
+        days = [
+            words.get(x, x) for x in re.findall(r"first|second|third|fourth|fifth|last|\d{1,2}", d.group(1))
+        ]
+        cron = f"{mm} {hh} {','.join(days)} * *" if "L" not in days else None
+    elif re.search(r"\bafter (?:the )?(?:market )?close\b", lo):
+        cron = f"{mm} {hh} * * 1-5"
     elif re.search(r"\b(?:monthly|every month|each month|once a month)\b", lo):
         cron = f"{mm} {hh} 1 * *"
     elif re.search(
