@@ -12,7 +12,6 @@ artifacts, exactly as with the LLM backend.
 from __future__ import annotations
 
 import contextvars
-import json
 import time
 import uuid
 from collections.abc import Callable
@@ -443,53 +442,10 @@ def manager_role(inbox: list[Message], tools: Toolbox):
 
 
 def llm_tools(ctx: SquadContext, cache: ArtifactCache) -> list[Tool]:
-    """Tools the LLM agents may call: search/clean/convert (tool agent), fetch_url, dry_run_spec."""
-    from prefect_autodata.agents.tool import agent_tools
+    """The LLM agents' tools: the offline discovery, induction and test as tools (``agents/toolset.py``)."""
+    from prefect_autodata.agents.toolset import llm_tools as toolset
 
-    def fetch_url(url: str) -> dict[str, Any]:
-        # A model-chosen host is never trusted: it passes the same address policy as any discovered link
-        # (only the --source, search and mirror hosts the user named are).
-        resp = ctx.fetcher.get(url)
-        body = resp.content if hasattr(resp, "content") else str(resp.text).encode()
-        ctype = getattr(resp, "content_type", "") or ""
-        kind = next(
-            (k for k in ("html", "json", "csv") if k in ctype), "text" if "text/" in ctype else "other"
-        )
-        cid = cache.put(
-            body, kind=kind, summary=f"{url} {ctype}", owner="web", media_type=ctype or None
-        ).cache_id  # (kind "page" is not a cache kind: every fetch_url call failed before)
-        text = body[:1500].decode("utf-8", "replace")
-        return {
-            "url": url,
-            "status": getattr(resp, "status", 200),
-            "content_type": ctype,
-            "cache_id": cid,
-            "excerpt": text,
-        }
-
-    def dry_run_spec(spec: dict[str, Any]) -> dict[str, Any]:
-        from prefect_autodata.runtime.runner import dry_run
-
-        parsed = runnable(CollectorSpec.parse(spec), ctx.mirror)
-        rep = dry_run(parsed, fetcher=ctx.fetcher, today=ctx.today)
-        return json.loads(rep.model_dump_json()) if isinstance(rep, BaseModel) else {"report": str(rep)}
-
-    obj = {"type": "object"}
-    return [
-        *agent_tools(ctx.search, cache),
-        Tool(
-            "fetch_url",
-            "Fetch a URL (HTTP GET); the body is cached, an excerpt and the cache ID are returned.",
-            fetch_url,
-            {**obj, "properties": {"url": {"type": "string"}}, "required": ["url"]},
-        ),
-        Tool(
-            "dry_run_spec",
-            "Run a CollectorSpec on a small sample; returns rows and precise issues.",
-            dry_run_spec,
-            {**obj, "properties": {"spec": {"type": "object"}}, "required": ["spec"]},
-        ),
-    ]
+    return toolset(ctx, cache)
 
 
 # ------------------------------------------------------------------------------------------ result

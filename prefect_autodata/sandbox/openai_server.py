@@ -20,6 +20,15 @@ Script file (YAML or JSON)::
       - tool_calls: [{name: fetch_page, arguments_raw: '{"url": '}]   # malformed arguments
         repeat: true             # answer every later turn with this one (an endless loop)
 
+A realistic tool-using conversation feeds one tool's result into the next call or into the answer:
+the JSON string ``"{{result:TOOL:path}}"`` anywhere in a turn's arguments or content is replaced by the
+value at ``path`` (dots; numbers index lists; empty = the whole result) of the latest result of a call to
+``TOOL`` in the request's messages, e.g. ``{spec: "{{result:induce_listing:candidates.0.spec}}"}``. A
+reference that does not resolve is a 400 naming it (the test fails, nothing is guessed).
+
+``structured_output: false`` makes the script's model refuse a ``response_format`` (400, like an endpoint
+without JSON-Schema output); by default it is accepted and recorded with the request.
+
 Misbehaviour like OpenAI: wrong/missing key → 401, unknown model → 404 ``model_not_found``.
 """
 
@@ -28,6 +37,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import re
 import threading
 import time
 from pathlib import Path
@@ -67,6 +77,7 @@ class Turn(BaseModel):
 class Script(BaseModel):
     name: str
     turns: list[Turn] = Field(min_length=1)
+    structured_output: bool = True
 
     @classmethod
     def load(cls, path: Path | str) -> Script:
@@ -83,6 +94,50 @@ def _err(
 ) -> JSONResponse:
     body = {"error": {"message": message, "type": type_, "param": None, "code": code}}
     return JSONResponse(body, status_code=status, headers=headers)
+
+
+_REF = re.compile(r'"\{\{result:([A-Za-z0-9_.-]+):([^"}]*)\}\}"')
+
+
+class Unresolved(ValueError):
+    """A ``{{result:TOOL:path}}`` reference with no such tool result (or path) in the conversation."""
+
+
+def _results(messages: list[dict]) -> dict[str, Any]:
+    """The latest result (parsed JSON, else the text) of each tool called in ``messages``."""
+    names: dict[str, str] = {}
+    out: dict[str, Any] = {}
+    for m in messages:
+        for c in m.get("tool_calls") or []:
+            names[c.get("id", "")] = (c.get("function") or {}).get("name", "")
+        if m.get("role") == "tool":
+            text = m.get("content") or ""
+            try:
+                out[names.get(m.get("tool_call_id", ""), "")] = json.loads(text)
+            except ValueError:
+                out[names.get(m.get("tool_call_id", ""), "")] = text
+    return out
+
+
+def resolve(text: str | None, messages: list[dict]) -> str | None:
+    """``text`` with each ``"{{result:TOOL:path}}"`` replaced by that value of the conversation (as JSON)."""
+    if not text or "{{result:" not in text:
+        return text
+    results = _results(messages)
+
+    def value(m: re.Match) -> str:
+        tool, path = m.group(1), m.group(2)
+        if tool not in results:
+            raise Unresolved(f"no result of tool {tool!r} in the conversation")
+        v: Any = results[tool]
+        for step in [p for p in path.split(".") if p]:
+            try:
+                v = v[int(step)] if isinstance(v, list) else v[step]
+            except (KeyError, IndexError, ValueError, TypeError):
+                raise Unresolved(f"result of {tool!r} has no {path!r} (stopped at {step!r})") from None
+        return json.dumps(v)
+
+    return _REF.sub(value, text)
 
 
 def _count(text: str) -> int:
@@ -182,6 +237,13 @@ class ScriptedOpenAI:
                 None,
             )
         index, turn = picked
+        if body.get("response_format") is not None and not script.structured_output:
+            return _err(
+                400,
+                "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.",
+                "invalid_request_error",
+                "unsupported_parameter",
+            )
         with self._lock:
             hits = self._hits[(script.name, index)] = self._hits.get((script.name, index), 0) + 1
         if turn.fault == "rate_limit" and hits <= turn.times:
@@ -197,17 +259,17 @@ class ScriptedOpenAI:
             )
         if turn.fault == "server_error" and hits <= turn.times:
             return _err(500, "The server had an error while processing your request.", "server_error", None)
-        content = turn.content
+        try:
+            content = resolve(turn.content, body["messages"])
+            calls = [(c.name, resolve(c.wire_arguments(), body["messages"])) for c in turn.tool_calls]
+        except Unresolved as exc:
+            return _err(400, f"scripted conversation {script.name!r}: {exc}", "invalid_request_error", None)
         if turn.fault == "invalid_json" and content:
             content = content[: max(1, len(content) // 2)]
         prompt_tokens = _count(json.dumps(body["messages"]))
         tool_calls = [
-            {
-                "id": f"call_{next(self._ids)}",
-                "type": "function",
-                "function": {"name": c.name, "arguments": c.wire_arguments()},
-            }
-            for c in turn.tool_calls
+            {"id": f"call_{next(self._ids)}", "type": "function", "function": {"name": n, "arguments": a}}
+            for n, a in calls
         ]
         completion_tokens = (
             _count((content or "") + "".join(c["function"]["arguments"] for c in tool_calls)) + 1

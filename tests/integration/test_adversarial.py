@@ -21,7 +21,7 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
-from prefect_autodata.errors import ConfigError, FetchError, TransientError
+from prefect_autodata.errors import AutoDataError, ConfigError, FetchError, TransientError
 from prefect_autodata.runtime.fetch import Fetcher
 from prefect_autodata.runtime.policy import CrawlPolicy, FetchPolicy
 from prefect_autodata.runtime.spec import CollectorSpec
@@ -215,10 +215,10 @@ def test_the_llm_fetch_tool_does_not_trust_a_model_chosen_host(named, unnamed, t
             instruction="x", fields=None, sources=[named.base], fetcher=f, search=None, today=None,
             progress=lambda *_: None,
         )  # fmt: skip
-        tool = next(t for t in llm_tools(ctx, ArtifactCache(tmp_path / "cache")) if t.name == "fetch_url")
+        tool = next(t for t in llm_tools(ctx, ArtifactCache(tmp_path / "cache")) if t.name == "fetch")
         fetch_url = tool.fn
         assert fetch_url(f"{named.base}/page")["status"] == 200
-        with pytest.raises(FetchError, match="refused"):
+        with pytest.raises(AutoDataError, match="refused"):
             fetch_url(f"{unnamed.base}/x")
         with pytest.raises(FetchError, match="refused"):  # and it did not become trusted either
             f.get(f"{unnamed.base}/x")

@@ -15,7 +15,7 @@ from prefect_autodata.agents.llm import LLMBackend, LLMClient, LLMSettings, Loop
 from prefect_autodata.errors import BudgetExceeded, ConfigError, TransientError
 from prefect_autodata.ohcache.cache import ArtifactCache
 from prefect_autodata.ohcache.formatter import FormatRejected
-from prefect_autodata.ohcache.messages import PlanMessage, Role
+from prefect_autodata.ohcache.messages import ManagerMessage, PlanMessage, Role
 from prefect_autodata.ohcache.trace import Trace
 from prefect_autodata.sandbox.openai_server import Script, ScriptedOpenAIServer
 from prefect_autodata.sandbox.server import free_port
@@ -102,7 +102,7 @@ def events(tmp_path, name):
 @pytest.mark.parametrize("stream", [False, True])
 def test_multi_turn_tool_calling_conversation(server, tmp_path, stream):
     server.reset()
-    prices = PriceTable(prices={"plan-research": ModelPrice(input_per_mtok=1000.0, output_per_mtok=2000.0)})
+    prices = PriceTable(prices={"plan-research": ModelPrice(input_per_mtok=100.0, output_per_mtok=200.0)})
     rt, edge = run_plan(server, tmp_path, stream=stream, prices=prices)
     assert isinstance(edge.body, PlanMessage)
     assert [f.name for f in edge.body.target_schema] == ["ticker", "date", "close"]
@@ -113,7 +113,7 @@ def test_multi_turn_tool_calling_conversation(server, tmp_path, stream):
     assert "Listing" in rt.cache.get_text(cid)
     calls = events(tmp_path, "llm_call")
     assert len(calls) == 2 and all(c["prompt_tokens"] > 0 for c in calls)
-    expected = sum(c["prompt_tokens"] * 1000 + c["completion_tokens"] * 2000 for c in calls) / 1e6
+    expected = sum(c["prompt_tokens"] * 100 + c["completion_tokens"] * 200 for c in calls) / 1e6
     assert rt.meter.cost_usd == pytest.approx(expected)
     assert rt.meter.tokens == sum(c["prompt_tokens"] + c["completion_tokens"] for c in calls)
 
@@ -150,10 +150,29 @@ def test_schema_violation_names_the_missing_fields(server, tmp_path):
 
 def test_invalid_json_forever_stops_bounded(server, tmp_path):
     server.reset()
-    with pytest.raises(FormatRejected, match="plan agent output does not match PlanMessage"):
-        run_plan(server, tmp_path, model="bad-json-forever", max_format_retries=2)
+    rt = runtime(tmp_path)
+    s = settings(server, model="bad-json-forever", max_format_retries=2)
+    rt.add(LLMBackend(s).agent(Role.BLUEPRINT))
+    with pytest.raises(FormatRejected, match="blueprint agent output does not match BlueprintMessage"):
+        rt.step(Role.BLUEPRINT)
     assert len(server.requests) == 3
     assert len(events(tmp_path, "format_rejected")) == 3
+
+
+def test_a_plan_reply_that_never_validates_falls_back_to_the_offline_parse(server, tmp_path):
+    server.reset()
+    rt = runtime(tmp_path)
+    rt.add(LLMBackend(settings(server, model="bad-json-forever", max_format_retries=2)).agent(Role.PLAN))
+    rt.post(
+        Role.MANAGER, ManagerMessage(next=Role.PLAN, instruction="Request: every book with title and price")
+    )
+    edge = rt.step(Role.PLAN)
+    assert len(server.requests) == 2  # the reply and one repair turn, then the offline parse
+    assert [f.name for f in edge.body.target_schema] == ["title", "price"]
+    (fallback,) = events(tmp_path, "plan_fallback")
+    assert "not valid JSON" in fallback["detail"]
+    (req,) = events(tmp_path, "plan_request")
+    assert req["source"].startswith("offline") and req["request"]["entity"] == "book"
 
 
 def test_unknown_tool_is_reported_to_the_model(server, tmp_path):

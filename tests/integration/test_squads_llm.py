@@ -11,7 +11,7 @@ import pytest
 import yaml
 from pydantic import SecretStr
 
-from prefect_autodata.agents.llm import LLMBackend, LLMSettings
+from prefect_autodata.agents.llm import LLMBackend, LLMSettings, load_profile
 from prefect_autodata.flows.collect import collect
 from prefect_autodata.ohcache.messages import Role
 from prefect_autodata.ohcache.trace import Trace
@@ -70,7 +70,7 @@ def test_llm_squad_end_to_end(domain, sandbox_url, workspace, monkeypatch):
     assert not spec.sources[0].request.url.startswith(sandbox_url)
     # every role spoke through the model, with its versioned profile as the system prompt
     systems = {m["content"].split("(profile ")[1].split(")")[0] for r in requests for m in r["messages"][:1]}
-    assert {f"{r.value} v1" for r in Role} <= systems
+    assert {f"{r.value} v{load_profile(r).version}" for r in Role} <= systems
     # token use per agent is in the trace
     events = Trace.load(workspace.traces_dir / f"{res.trace_id}.jsonl")
     calls = [e for e in events if e["event"] == "llm_call"]

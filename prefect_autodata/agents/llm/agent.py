@@ -2,9 +2,12 @@
 
 Each invocation: system prompt (the role's versioned profile + its JSON schema) and the
 rendered inbox; the model may call tools (results go back as tool messages) until it answers
-with one JSON object, which the formatter validates. Invalid JSON, schema violations and
-malformed tool arguments are explained to the model and retried a bounded number of times;
-the same tool call with the same arguments ``loop_threshold`` times stops the run.
+with one JSON object — asked for as a JSON-Schema structured output where the endpoint supports
+it — which ``outputs.settle`` turns into the role's message (the plan's Request, the engineering
+agent's CollectorSpec, the test agent's measured verdict). Invalid JSON, schema violations and
+malformed tool arguments are explained to the model and retried a bounded number of times (the
+plan: one repair turn, then the offline parse); the same tool call with the same arguments
+``loop_threshold`` times stops the run.
 """
 
 from __future__ import annotations
@@ -16,10 +19,17 @@ from typing import Any
 from prefect_autodata.agents.base import Toolbox, ToolError
 from prefect_autodata.agents.llm.client import LLMClient
 from prefect_autodata.agents.llm.config import LLMSettings, RoleProfile, load_profile
+from prefect_autodata.agents.llm.outputs import (
+    offline_request,
+    output_schema,
+    response_format,
+    settle,
+    settle_request,
+)
 from prefect_autodata.errors import TerminalError
-from prefect_autodata.ohcache.formatter import FormatRejected, Formatter, render_context
+from prefect_autodata.ohcache.formatter import FormatRejected, render_context
 from prefect_autodata.ohcache.hypergraph import Message
-from prefect_autodata.ohcache.messages import Role, RoleMessage, schema_for
+from prefect_autodata.ohcache.messages import Role, RoleMessage
 
 
 class LoopDetected(TerminalError):
@@ -47,13 +57,20 @@ class LLMAgent:
         self.settings: LLMSettings = client.settings
 
     def system_prompt(self) -> str:
-        schema = schema_for(self.role).model_json_schema()
+        schema = output_schema(self.role)
         return (
             f"{self.profile.system.strip()}\n\n"
             f"(profile {self.role.value} v{self.profile.version}) Use tools when you need evidence; artifacts are "
             "read with cache_get by ID. When done, reply with ONLY one JSON object matching this JSON schema:\n"
             + json.dumps(schema, separators=(",", ":"))
         )
+
+    def _fallback(self, inbox: list[Message], tools: Toolbox, detail: str) -> RoleMessage | None:
+        """What a role posts when its replies never validated: the plan falls back to the offline parse."""
+        if self.role is not Role.PLAN:
+            return None
+        tools.runtime.trace.emit("plan_fallback", role=self.role.value, detail=detail[:300])
+        return settle_request(offline_request(inbox), tools, source="offline (the reply did not validate)")
 
     def run(self, inbox: list[Message], tools: Toolbox) -> RoleMessage:
         rt = tools.runtime
@@ -68,13 +85,20 @@ class LLMAgent:
             {"role": "user", "content": user},
         ]
         specs = tools.specs()
-        formatter = Formatter(enabled=True)
+        fmt = response_format(self.role)
         seen: Counter[tuple[str, str]] = Counter()
         bad_args = tool_errors = format_errors = 0
         limit = self.settings.max_format_retries
+        # the plan has a fallback (the offline parse): one repair turn, then it is used
+        reply_limit = min(limit, 1) if self.role is Role.PLAN else limit
         for _ in range(self.settings.max_tool_rounds):
             c = self.client.complete(
-                role=self.role.value, messages=messages, tools=specs, trace=trace, meter=meter
+                role=self.role.value,
+                messages=messages,
+                tools=specs,
+                trace=trace,
+                meter=meter,
+                response_format=fmt,
             )
             if c.tool_calls:
                 messages.append(
@@ -125,10 +149,12 @@ class LLMAgent:
                     messages.append({"role": "tool", "tool_call_id": call.id, "content": result})
                 continue
             try:
-                return formatter.parse(self.role, c.content or "")
+                return settle(self.role, c.content or "", inbox, tools)
             except FormatRejected as exc:
                 format_errors += 1
                 trace.emit("format_rejected", role=self.role.value, attempt=format_errors, detail=exc.detail)
+                if format_errors > reply_limit and (fallback := self._fallback(inbox, tools, exc.detail)):
+                    return fallback
                 if format_errors > limit:
                     raise FormatRejected(
                         self.role, f"{exc.detail} (model failed {format_errors} times; try a stronger model)"

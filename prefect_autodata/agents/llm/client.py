@@ -44,6 +44,7 @@ class LLMClient:
         self.settings = settings
         self.sleep = sleep
         self._secret = settings.api_key.get_secret_value()
+        self._no_structured: set[str] = set()  # models whose endpoint refused a JSON-Schema response_format
         self._client = openai.OpenAI(
             api_key=self._secret,
             base_url=settings.base_url,
@@ -83,8 +84,12 @@ class LLMClient:
         tools: list[dict[str, Any]] | None,
         trace: Trace,
         meter: BudgetMeter,
+        response_format: dict[str, Any] | None = None,
     ) -> Completion:
-        """One chat completion (retrying 429/5xx/connection errors), charged to the budget and traced."""
+        """One chat completion (retrying 429/5xx/connection errors), charged to the budget and traced.
+
+        ``response_format`` (a JSON-Schema structured output) is sent when the settings allow it; an
+        endpoint that refuses it (400 naming ``response_format``) is asked without it from then on."""
         model = self.settings.model_for(role)
         trace.add_secret(self._secret)
         attempts = self.settings.max_retries + 1
@@ -92,7 +97,7 @@ class LLMClient:
         for attempt in range(attempts):
             meter.check()
             try:
-                result = self._call(model, messages, tools)
+                result = self._structured_call(model, messages, tools, response_format, trace, role)
                 break
             except openai.AuthenticationError as exc:
                 raise ConfigError(
@@ -168,12 +173,41 @@ class LLMClient:
         )
         return result
 
+    def _structured_call(
+        self,
+        model: str,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None,
+        response_format: dict[str, Any] | None,
+        trace: Trace,
+        role: str,
+    ) -> Completion:
+        mode = self.settings.structured_output
+        if response_format is None or mode == "off" or model in self._no_structured:
+            return self._call(model, messages, tools)
+        try:
+            return self._call(model, messages, tools, response_format)
+        except openai.BadRequestError as exc:
+            if mode != "auto" or "response_format" not in f"{exc.message} {getattr(exc, 'param', '')}":
+                raise
+            self._no_structured.add(model)
+            trace.emit(
+                "structured_output_unsupported", role=role, model=model, detail=self._clean(exc.message)[:200]
+            )
+        return self._call(model, messages, tools)
+
     def _call(
-        self, model: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None
+        self,
+        model: str,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None,
+        response_format: dict[str, Any] | None = None,
     ) -> Completion:
         kwargs: dict[str, Any] = {"model": model, "messages": messages}
         if tools:
             kwargs["tools"] = tools
+        if response_format is not None:
+            kwargs["response_format"] = response_format
         if self.settings.stream:
             return self._stream(kwargs)
         resp = self._client.chat.completions.create(**kwargs)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from importlib import resources
+from typing import Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
@@ -45,6 +46,11 @@ class LLMSettings(BaseModel):
         default=3, ge=2, description="Same tool call + same arguments this often = a loop."
     )
     stream: bool = False
+    structured_output: Literal["auto", "json_schema", "off"] = Field(
+        default="auto",
+        description="Ask for a JSON-Schema response_format: auto = where the endpoint accepts it "
+        "(validated JSON otherwise), json_schema = always, off = never.",
+    )
 
     def model_for(self, role: Role | str) -> str:
         return self.role_models.get(Role(role), self.model)
