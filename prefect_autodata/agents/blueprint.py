@@ -17,8 +17,8 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from prefect_autodata.agents.evidence import Endpoint, Evidence, Page
+from prefect_autodata.agents.naming import default_name
 from prefect_autodata.agents.offline import discovery as d
-from prefect_autodata.agents.offline.instruction import ParsedInstruction
 from prefect_autodata.ohcache.messages import BlueprintMessage, FieldSpec, SourceChoice
 
 SourceKind = Literal["api", "file", "html", "browser"]
@@ -159,19 +159,7 @@ def choose_blueprint(
     notes = []
     if not cands:
         notes.append("no source with records was observed; widen the search or give --source")
-    return Blueprint(name=name or _name(plan), fields=targets, candidates=cands, notes=notes)
-
-
-def _name(plan: ParsedInstruction) -> str:
-    bits = [plan.kind or (plan.entity.plural if plan.entity else "dataset")]
-    if plan.venue:
-        bits.append(plan.venue.abbr)
-    bits += plan.tickers[:3] + [t.abbr for t in plan.teams[:2]] + [p.split()[-1] for p in plan.players[:2]]
-    if plan.start_year:
-        bits.append(str(plan.start_year))
-    if plan.end_year and plan.end_year != plan.start_year:
-        bits.append(str(plan.end_year))
-    return re.sub(r"[^a-z0-9]+", "-", "-".join(bits).lower()).strip("-")[:60] or "dataset"
+    return Blueprint(name=name or default_name(plan), fields=targets, candidates=cands, notes=notes)
 
 
 def _ftype(name: str) -> str:

@@ -15,10 +15,11 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
-from prefect_autodata.agents.candidates import CandidateSpec, spec_name
+from prefect_autodata.agents.candidates import CandidateSpec
 from prefect_autodata.agents.evidence import Endpoint, Evidence, Page
 from prefect_autodata.agents.induction import jsonrec
 from prefect_autodata.agents.induction import scripts as js
+from prefect_autodata.agents.naming import default_name
 from prefect_autodata.agents.offline import discovery as d
 from prefect_autodata.agents.offline.induction import (
     FieldMatch,
@@ -452,7 +453,7 @@ def induce_json(
         politeness = politeness.model_copy(update={"user_agent": BROWSER_UA})
     sources = [*(prefix_sources or []), source]
     spec = CollectorSpec(
-        name=spec_name(plan),
+        name=default_name(plan),
         description=plan.text,
         base_url=gr.base_url,
         primary_key=pk,
@@ -570,7 +571,7 @@ def induce_csv(
         fields=rules,
     )
     spec = CollectorSpec(
-        name=spec_name(plan),
+        name=default_name(plan),
         description=plan.text,
         base_url=base,
         primary_key=pk,
@@ -718,7 +719,7 @@ def induce_html_table(
     path = url[len(base) :]
     nxt = next_link_selector(body)
     spec = CollectorSpec(
-        name=spec_name(plan),
+        name=default_name(plan),
         description=plan.text,
         base_url=base,
         primary_key=choose_primary_key(covered, sample),
@@ -881,7 +882,7 @@ def _generic(evidence: Evidence, plan: ParsedInstruction, reader: Any, fetcher: 
     return induce_generic(
         evidence,
         list(plan.field_names),
-        name=name or spec_name(plan),
+        name=name or default_name(plan),
         description=plan.text,
         entity=entity_noun(plan),
         plan=plan,

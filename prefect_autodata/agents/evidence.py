@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from prefect_autodata.agents.offline.instruction import ParsedInstruction
+from prefect_autodata.agents.request import Request as ParsedInstruction
 
 PageKind = Literal["html", "json", "csv", "xml", "text", "other"]
 """``xlsx``/``pdf`` bodies are converted by the tool agent (to ``csv``/``text``) before they become Pages."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from prefect_autodata.agents.offline.instruction import ParsedInstruction
+from prefect_autodata.agents.request import Request as ParsedInstruction
 
 
 def default_name(parsed: ParsedInstruction) -> str:

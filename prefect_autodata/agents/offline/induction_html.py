@@ -1321,7 +1321,8 @@ def induce_listings(
     name: str | None = None,
 ) -> list[Any]:
     """Candidate specs (``engineering.CandidateSpec``) for every listing page in the evidence, best first."""
-    from prefect_autodata.agents.candidates import CandidateSpec, spec_name
+    from prefect_autodata.agents.candidates import CandidateSpec
+    from prefect_autodata.agents.naming import default_name
 
     plan = plan or evidence.plan
     targets = list(plan.field_names)
@@ -1361,7 +1362,7 @@ def induce_listings(
                     inds.append(sub)
     for ind in inds:
         try:
-            spec = listing_spec(ind, plan, name=name or spec_name(plan))
+            spec = listing_spec(ind, plan, name=name or default_name(plan))
         except ValueError:
             continue
         covered = [r.name for r in spec.sources[0].fields if r.name in targets]
