@@ -16,12 +16,29 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from datetime import date
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, SerializeAsAny
 
 from prefect_autodata.errors import ConfigError
+
+
+def _no_scope_default(name: str) -> tuple[bool, Any]:
+    return False, None
+
+
+_scope_default: Callable[[str], tuple[bool, Any]] = _no_scope_default
+
+
+def use_scope_defaults(lookup: Callable[[str], tuple[bool, Any]]) -> None:
+    """Set where a scope attribute of no kind of this request reads its default (``(found, value)``):
+    the kind registry (``agents/kinds``) installs its ``scope_default`` when it loads, so that this
+    module, below the kinds, needs not import them."""
+    global _scope_default
+    _scope_default = lookup
+
 
 FieldOrigin = Literal["fields", "schema", "sentence", "kind_default"]
 FilterOp = Literal["eq", "in", "range", "ge", "le", "contains"]
@@ -194,9 +211,7 @@ class Request(BaseModel):
             scope = self.__dict__.get("kind_scope")
             if scope is not None and name in type(scope).model_fields:
                 return getattr(scope, name)
-            from prefect_autodata.agents.kinds import scope_default
-
-            found, value = scope_default(name)
+            found, value = _scope_default(name)
             if found:
                 return value
         return super().__getattr__(name)

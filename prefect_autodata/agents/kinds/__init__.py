@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from prefect_autodata.agents.request import ExpectedSize, KindScope
+from prefect_autodata.agents.request import ExpectedSize, KindScope, use_scope_defaults
 
 if TYPE_CHECKING:
     from prefect_autodata.agents.request import Request
@@ -205,6 +205,8 @@ def scope_default(name: str) -> tuple[bool, Any]:
         return False, None
     return True, info.get_default(call_default_factory=True)
 
+
+use_scope_defaults(scope_default)
 
 BUILTIN = ("paper", "stock", "nba", "mlb")  # order breaks ties; each module ends with register(...)
 

@@ -103,17 +103,23 @@ class League:
         return [s for _, s in self.nba_teams + self.mlb_teams]
 
 
+_TEAMS: dict[str, list[tuple[re.Pattern[str], Franchise, str]]] = {}
+
+
+def register_teams(league_name: str, patterns: list[tuple[re.Pattern[str], Franchise, str]]) -> None:
+    """A league's kind module hands its franchise patterns to the shared league context (``league``),
+    so that this module needs not import the kinds built on it."""
+    _TEAMS[league_name] = patterns
+
+
 def league(ctx: Context) -> League:
     """Computed once per sentence and shared by the NBA and MLB kinds."""
     if "sport.league" in ctx.memo:
         return ctx.memo["sport.league"]
-    from prefect_autodata.agents.kinds.mlb import MLB_PATTERNS
-    from prefect_autodata.agents.kinds.nba import NBA_PATTERNS
-
     t = ctx.text
     nba_ctx, mlb_ctx = ctx.has(NBA_CTX), ctx.has(MLB_CTX)
-    nba_teams = find_teams(t, NBA_PATTERNS, allow_abbr=nba_ctx and not mlb_ctx)
-    mlb_teams = find_teams(t, MLB_PATTERNS, allow_abbr=mlb_ctx and not nba_ctx)
+    nba_teams = find_teams(t, _TEAMS.get("NBA", []), allow_abbr=nba_ctx and not mlb_ctx)
+    mlb_teams = find_teams(t, _TEAMS.get("MLB", []), allow_abbr=mlb_ctx and not nba_ctx)
     if nba_ctx and not mlb_ctx:
         mlb_teams = [x for x in mlb_teams if x[1] not in [s for _, s in nba_teams]]
     out = League(nba_ctx, mlb_ctx, nba_teams, mlb_teams)

@@ -12,6 +12,7 @@ from prefect_autodata.agents.kinds._sport import (
     franchise,
     franchise_patterns,
     league,
+    register_teams,
     seasons_template,
 )
 
@@ -58,6 +59,7 @@ MLB_TEAMS: list[Franchise] = [
     _f("MLB", "Washington", "Nationals", "WSN", ("WSH", "WAS"), ("Nats", "Montreal Expos")),
 ]
 MLB_PATTERNS = franchise_patterns(MLB_TEAMS)
+register_teams("MLB", MLB_PATTERNS)
 
 _HITTING = r"\b(?:hitting|batting|hitters?|batters?|offen[cs]e|offensive)\b"
 _PITCHING = r"\b(?:pitching|pitchers?|bullpen|staff era)\b"

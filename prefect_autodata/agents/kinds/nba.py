@@ -17,6 +17,7 @@ from prefect_autodata.agents.kinds._sport import (
     franchise_patterns,
     league,
     players,
+    register_teams,
     seasons_template,
 )
 from prefect_autodata.agents.request import ExpectedSize, Filter
@@ -58,6 +59,7 @@ NBA_TEAMS: list[Franchise] = [
     _f("NBA", "Washington", "Wizards", "WAS", ("WSH",), ("Washington Bullets",)),
 ]
 NBA_PATTERNS = franchise_patterns(NBA_TEAMS)
+register_teams("NBA", NBA_PATTERNS)
 
 _BOX = {
     "games played": "GP",
