@@ -418,7 +418,8 @@ def plan_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print the Request as one JSON object."),
 ) -> None:
     """Show how a sentence is read (entity, fields, filters, time scope, kind) without fetching anything."""
-    from prefect_autodata.agents.plan import make_plan, parse_fields, schema_from_file
+    from prefect_autodata.agents.fields import parse_fields, schema_from_file
+    from prefect_autodata.agents.plan import make_plan
     from prefect_autodata.agents.request import check_instruction
 
     try:
@@ -503,7 +504,7 @@ def collect_cmd(
     """Research sources, write a collector and its checks, run it, validate, and land the rows in DuckDB
     (one ``collect`` flow run on PREFECT_API_URL, else Prefect's ephemeral API)."""
     _prefect_defaults()
-    from prefect_autodata.agents.plan import fields_from_schema_file, parse_fields
+    from prefect_autodata.agents.fields import fields_from_schema_file, parse_fields
     from prefect_autodata.ui import LiveProgress, TaskLogForwarder
 
     live = LiveProgress(err, title="autodata collect")

@@ -4,15 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from prefect_autodata.agents.fields import fields_from_schema_file, parse_fields
 from prefect_autodata.agents.manager import ManagerPolicy, decide, stop_reason_of
-from prefect_autodata.agents.plan import (
-    Unresolvable,
-    fields_from_schema_file,
-    make_plan,
-    parse_fields,
-    plan_message,
-    require_resolved,
-)
+from prefect_autodata.agents.plan import Unresolvable, make_plan, plan_message, require_resolved
 from prefect_autodata.agents.squads import checks_from_proposals, proposals_from_checks, runnable, unmirrored
 from prefect_autodata.errors import ConfigError
 from prefect_autodata.expectations.spec import CheckSpec, RowCountCheck, UniqueCheck

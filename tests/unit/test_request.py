@@ -8,7 +8,8 @@ from datetime import date
 
 import pytest
 
-from prefect_autodata.agents.plan import make_plan, schema_from_file
+from prefect_autodata.agents.fields import schema_from_file
+from prefect_autodata.agents.plan import make_plan
 from prefect_autodata.agents.request import MAX_INSTRUCTION_CHARS, check_instruction
 from prefect_autodata.errors import ConfigError
 

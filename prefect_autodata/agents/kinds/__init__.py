@@ -138,7 +138,7 @@ class RecordKind:
 
     def map_field(self, word: str) -> str | None:
         """This kind's column for a user's field word, if it has one (plural or singular)."""
-        from prefect_autodata.agents.offline.vocab import singular
+        from prefect_autodata.agents.vocab import singular
 
         def norm(x: str) -> str:
             return " ".join(singular(w) for w in re.findall(r"[a-z0-9]+", x.lower()))

@@ -109,7 +109,7 @@ class RequestReply(_Reply):
 
 
 def _column(name: str) -> str:
-    from prefect_autodata.agents.plan import _FIELD_RE
+    from prefect_autodata.agents.fields import _FIELD_RE
 
     name = name.strip()
     return name if _FIELD_RE.match(name) else (re.sub(r"[^A-Za-z0-9]+", "_", name).strip("_") or "value")
@@ -140,7 +140,7 @@ def request_from_reply(reply: RequestReply, offline: Request) -> Request:
     The model's entity, fields, filters, time scope, coverage, cadence and unresolved questions win;
     ``--fields``/``--schema`` (``offline``'s fields of that origin) always win over both; a record kind's
     typed scope, its expected size and the ``--source`` URLs stay the offline parse's."""
-    from prefect_autodata.agents.plan import _TYPES
+    from prefect_autodata.agents.fields import _TYPES
 
     req = offline.model_copy(deep=True)
     if isinstance(reply.entity, str) and reply.entity.strip():

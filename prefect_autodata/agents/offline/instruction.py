@@ -22,7 +22,16 @@ from typing import Any
 from prefect_autodata.agents import kinds as kind_registry
 from prefect_autodata.agents.kinds import Context
 from prefect_autodata.agents.kinds import Mention as _Mention
-from prefect_autodata.agents.offline.vocab import (
+from prefect_autodata.agents.request import (
+    Cadence,
+    EntityName,
+    ExpectedSize,
+    Filter,
+    Request,
+    RequestField,
+    TimeScope,
+)
+from prefect_autodata.agents.vocab import (
     ALL_FIELDS,
     ATTRIBUTE_NOUNS,
     BOUNDARY_WORDS,
@@ -35,15 +44,6 @@ from prefect_autodata.agents.offline.vocab import (
     REQUEST_VERBS,
     VERB_FIELDS,
     singular,
-)
-from prefect_autodata.agents.request import (
-    Cadence,
-    EntityName,
-    ExpectedSize,
-    Filter,
-    Request,
-    RequestField,
-    TimeScope,
 )
 
 ParsedInstruction = Request  # the name consumers knew; the plan's core is the generic Request
@@ -1257,7 +1257,7 @@ def _adopt(req: Request, refined: Request) -> None:
 
 
 def _plural(word: str) -> str:
-    from prefect_autodata.agents.offline.vocab import plural
+    from prefect_autodata.agents.vocab import plural
 
     return word if word.isupper() else plural(word)
 
@@ -1346,7 +1346,7 @@ def guess_type(normalized: str) -> str | None:
 
 
 def _plan_type(name: str) -> str:
-    from prefect_autodata.agents.plan import guess_type as by_name
+    from prefect_autodata.agents.fields import guess_type as by_name
 
     return by_name(name)
 
@@ -1365,6 +1365,6 @@ def parse_instruction(text: str, *, fields: list[str] | None = None, today: date
 
 def read_schema(path: str | Path) -> list[tuple[str, str | None]]:
     """``--schema FILE``: names with optional types (YAML/JSON list or mapping, ``name: type`` lines)."""
-    from prefect_autodata.agents.plan import schema_from_file
+    from prefect_autodata.agents.fields import schema_from_file
 
     return schema_from_file(path)
