@@ -59,6 +59,15 @@ class BenchReport(BaseModel):
     command: str = Field(default="", description="The command line that produced this report.")
 
 
+def error_text(exc: BaseException, frames: int = 6) -> str:
+    """``Type: message`` and the innermost frames (``file:line fn``), so a task's error can be traced."""
+    import traceback
+
+    tb = traceback.extract_tb(exc.__traceback__)[-frames:]
+    where = " <- ".join(f"{Path(f.filename).name}:{f.lineno} {f.name}" for f in reversed(tb))
+    return f"{type(exc).__name__}: {exc}" + (f" (at {where})" if where else "")
+
+
 def _aggregate(scores: list[TaskScore], key: str) -> dict[str, Aggregate]:
     groups: dict[str, list[TaskScore]] = {}
     for s in scores:
@@ -149,7 +158,7 @@ def run_bench(
                             domain=task.domain,
                             repeat=r,
                             status="error",
-                            error=f"{type(exc).__name__}: {exc}",
+                            error=error_text(exc),
                         )
                     )
                     say(f"{task.id}: error {exc}")
@@ -418,7 +427,7 @@ def run_zoo_bench(
                     ts.row_precision, ts.row_recall = round(s.row_precision, 4), round(s.row_recall, 4)
             except Exception as exc:  # one task's failure scores 0 with its error
                 ts.status = "error"
-                ts.error = f"{type(exc).__name__}: {exc}"
+                ts.error = error_text(exc)
             scores.append(ts)
             say(
                 f"{ts.id} ({ts.family}): {ts.status} F1={ts.f1:.3f} rows={ts.rows}/{ts.expected_rows} "

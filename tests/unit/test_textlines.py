@@ -60,3 +60,23 @@ def test_empty_value_reads_as_null():
     html = "<html><body><p>" + "<br>".join(rows) + "</p></body></html>"
     (b,) = blocks(parse(html))
     assert [r["c1"] for r in _read(html, b)] == ["1990", None, "2001"]
+
+
+def test_text_lines_behind_an_index_bar_build_without_pooling_text_nodes():
+    """Sub-pages whose records are text nodes: pooling them is skipped, the index spec still builds."""
+    from prefect_autodata.agents.induction.assemble import induce_page
+
+    base = "http://127.0.0.1:9/teams/"
+    letters = ["a", "b", "c"]
+    index = (
+        "<html><body><main><p>Browse by letter:</p><p>"
+        + " ".join(f"<a href='/teams/{x}/'>{x.upper()}</a>" for x in letters)
+        + "</p></main></body></html>"
+    )
+    bodies = {}
+    for n, x in enumerate(letters):
+        rows = [f"{x.upper()}team{i} ; {1990 + n * 5 + i} ; {100 + 7 * i + n}" for i in range(4)]
+        bodies[f"{base}{x}/"] = "<html><body><main><p>" + "<br>\n".join(rows) + "</p></main></body></html>"
+    built = induce_page(base, index, ["team", "year", "wins"], name="teams", bodies=bodies)
+    via = [b for b in built if b.why.startswith("index of 3 sub-pages")]
+    assert via and "text lines" in via[0].why

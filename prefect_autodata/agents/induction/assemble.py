@@ -15,7 +15,9 @@ from urllib.parse import urljoin
 from prefect_autodata.agents.induction import hubs, pagination, regions, sections, tables, textlines
 from prefect_autodata.agents.induction.dom import parse
 from prefect_autodata.agents.induction.filters import row_filter
-from prefect_autodata.agents.induction.matching import Candidate, Match, assign, dominant_type
+from prefect_autodata.agents.induction.matching import Candidate, Match, aliases_of, assign, dominant_type
+from prefect_autodata.agents.induction.rules import Built as _Built
+from prefect_autodata.agents.induction.rules import typed_rule
 from prefect_autodata.agents.induction.selectors import detail_candidates
 from prefect_autodata.runtime.policy import FetchPolicy
 from prefect_autodata.runtime.spec import (
@@ -55,21 +57,6 @@ def _get(fetcher: Any, url: str) -> str | None:
     return getattr(resp, "text", None)
 
 
-def typed_rule(name: str, cand: Candidate) -> FieldRule:
-    """The FieldRule reading ``cand`` as column ``name``, typed from its sample values."""
-    rule = dict(cand.rule)
-    tr = [Transform.model_validate(t) for t in rule.pop("transforms", [])]
-    kind, share = dominant_type(cand.values)
-    col = "string"
-    if share == 1.0 and kind == "integer":
-        col = "integer"
-        tr += [Transform(op="replace", pattern=r"[,\s\u202f]", value=""), Transform(op="integer")]
-    elif share == 1.0 and kind == "number":
-        col = "float"
-        tr += [Transform(op="number")]
-    return FieldRule(name=name, type=col, transforms=tr, **rule)
-
-
 def _spread(items: list[Any], k: int) -> list[Any]:
     if len(items) <= k:
         return list(items)
@@ -93,11 +80,6 @@ def _table_candidates(t: tables.Table) -> list[Candidate]:
             )
         )
     return out
-
-
-class _Built:
-    def __init__(self, spec: CollectorSpec, matches: dict[str, Match], rows: int, url: str, why: str):
-        self.spec, self.matches, self.rows, self.url, self.why = spec, matches, rows, url, why
 
 
 def _spec(
@@ -249,7 +231,7 @@ def induce_page(
             continue
         cands = _table_candidates(t)
         link_col = next((i for i in t.links if i == 0), next(iter(t.links), None))
-        m = assign(requested, cands, entity=entity)
+        m = assign(requested, cands, entity=entity, aliases=aliases_of(plan))
         detail_link = None
         if link_col is not None and len(m) < len(requested):
             dl = Candidate(
@@ -263,14 +245,14 @@ def induce_page(
             )
             samples = _detail_samples(fake, url, evidence, reader, fetcher, bodies)
             extra = detail_candidates(samples)
-            m = assign(requested, cands + extra, entity=entity)
+            m = assign(requested, cands + extra, entity=entity, aliases=aliases_of(plan))
             detail_link = dl
         add(t.records_xpath, m, t.rows, f"table {t.records_xpath} ({t.rows} rows)", detail_link)
     for g in sections.groups(root, url):  # records grouped under headings: the heading is a field
-        m = assign(requested, g.candidates, entity=entity)
+        m = assign(requested, g.candidates, entity=entity, aliases=aliases_of(plan))
         add(g.records_xpath, m, g.rows, f"sections {g.records_xpath} under <{g.heading}>")
     for lb in textlines.blocks(root):  # records as separator-delimited text lines
-        m = assign(requested, textlines.candidates(lb), entity=entity)
+        m = assign(requested, textlines.candidates(lb), entity=entity, aliases=aliases_of(plan))
         add(lb.records_xpath, m, lb.rows, f"text lines {lb.records_xpath} split by {lb.sep!r}")
     table_rows = {tr for t in root.xpath("//table") for tr in t.iter("tr")}
     # On a sub-page of an index (one letter, one year) two records already show the repeated shape.
@@ -281,7 +263,7 @@ def induce_page(
         extra: list[Candidate] = []
         if region.detail_link is not None:
             extra = detail_candidates(_detail_samples(region, url, evidence, reader, fetcher, bodies))
-        m = assign(requested, cands + extra, entity=entity)
+        m = assign(requested, cands + extra, entity=entity, aliases=aliases_of(plan))
         via = " (+ detail pages)" if any(x.candidate.where == "detail" for x in m.values()) else ""
         why = f"records {region.records_xpath} ({region.count}){via}"
         add(region.records_xpath, m, region.count, why, region.detail_link)
@@ -311,7 +293,7 @@ def _via_index(url: str, root: Any, requested: list[str], *, bodies: dict, **kw:
     """Specs for a listing split over the sub-pages of an index bar: induced on one, checked on another."""
     out: list[_Built] = []
     for hub in hubs.find(root, url)[:2]:
-        picks = list(dict.fromkeys([hub.urls[0], hub.urls[len(hub.urls) // 2], hub.urls[-1]]))
+        picks = hubs.sample_urls(hub)
         pages: list[tuple[str, str]] = []
         for u in picks:
             if u not in bodies:
@@ -321,7 +303,7 @@ def _via_index(url: str, root: Any, requested: list[str], *, bodies: dict, **kw:
                         html = _read(kw.get("reader"), p.cache_id)
                         break
                 bodies[u] = html or _get(kw.get("fetcher"), u)
-            if bodies[u] and len(bodies[u]) <= MAX_DETAIL_BYTES:
+            if bodies[u] and len(bodies[u]) <= hubs.MAX_PART_BYTES:
                 pages.append((u, bodies[u]))
         if not pages:
             continue
@@ -329,6 +311,9 @@ def _via_index(url: str, root: Any, requested: list[str], *, bodies: dict, **kw:
         first_url, first_html = pages[0]
         others = [parse(h) for _, h in pages[1:]]
         got = induce_page(first_url, first_html, requested, bodies=bodies, nested=True, **kw)
+        pooled = None if got else hubs.pool_singletons([h for _, h in pages])
+        if pooled is not None:  # every part read shows one record: pooled, they show the repetition
+            got = induce_page(first_url, pooled, requested, bodies=bodies, nested=True, **kw)
         merged = _pooled(first_html, others, [b.spec.sources[0].records.xpath for b in got])
         if merged is not None:  # one letter's records share a name or a count: pool the parts
             got = induce_page(first_url, merged, requested, bodies=bodies, nested=True, **kw) or got
@@ -367,12 +352,18 @@ def _pooled(html: str, others: list[Any], xpaths: list[str | None]) -> str | Non
             mine = root.xpath(xp)
         except Exception:  # an XPath this page cannot evaluate: try the next rule
             continue
-        if not mine or not all(getattr(m, "getparent", None) for m in mine):
-            continue
+        if (
+            not isinstance(mine, list)
+            or not mine
+            or not all(isinstance(getattr(m, "tag", None), str) for m in mine)
+        ):
+            continue  # text records (lines of a <pre>, text nodes between <br>s): nothing to append
         parent, at = mine[-1].getparent(), mine[-1]
         added = 0
         for o in others:
             for node in o.xpath(xp) if o is not None else []:
+                if not isinstance(getattr(node, "tag", None), str):
+                    continue
                 copy = deepcopy(node)
                 copy.tail = None
                 at.addnext(copy)
