@@ -19,17 +19,17 @@ from prefect_autodata.agents.candidates import CandidateSpec
 from prefect_autodata.agents.evidence import Endpoint, Evidence, Page
 from prefect_autodata.agents.induction import jsonrec
 from prefect_autodata.agents.induction import scripts as js
+from prefect_autodata.agents.induction.jsonsets import json_record_sets
+from prefect_autodata.agents.induction.recordset import RecordSet
 from prefect_autodata.agents.naming import default_name
 from prefect_autodata.agents.offline import discovery as d
 from prefect_autodata.agents.offline.induction import (
     FieldMatch,
     GeneralRequest,
-    RecordSet,
     TableCandidate,
     choose_primary_key,
     generalise_url,
     html_tables,
-    json_record_sets,
     match_fields,
     next_link_selector,
     norm,

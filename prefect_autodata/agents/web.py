@@ -498,7 +498,7 @@ class WebAgent:
                 return None
             path, n, fields = d.find_records(obj)
             if not n:  # shapes the simple finder misses (rows with a header list kept beside them, keyed ids)
-                from prefect_autodata.agents.offline.induction import json_record_sets
+                from prefect_autodata.agents.induction.jsonsets import json_record_sets
 
                 sets = json_record_sets(obj)
                 if sets and sets[0].count:

@@ -67,7 +67,7 @@ def test_openapi_document() -> None:
 
 
 def test_rows_with_header_kept_beside_them() -> None:
-    from prefect_autodata.agents.offline.induction import json_record_sets
+    from prefect_autodata.agents.induction.jsonsets import json_record_sets
 
     body = {"columns": ["name", "price"], "result": {"items": [["a", 1], ["b", 2], ["c", 3]]}}
     best = json_record_sets(body)[0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from prefect_autodata.agents.engineering import match_records
-from prefect_autodata.agents.offline.induction import RecordSet
+from prefect_autodata.agents.induction.recordset import RecordSet
 
 MONTHS = ["January", "March", "May", "July", "October"]
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import date
 
 from prefect_autodata.agents.evidence import Evidence, Page
+from prefect_autodata.agents.induction.jsonsets import json_record_sets
 from prefect_autodata.agents.offline.induction import (
     choose_primary_key,
     generalise_url,
     html_tables,
-    json_record_sets,
     match_fields,
     name_score,
     next_link_selector,

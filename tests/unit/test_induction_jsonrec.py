@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from prefect_autodata.agents.induction.jsonrec import flatten, record_sets
-from prefect_autodata.agents.offline.induction import json_record_sets
+from prefect_autodata.agents.induction.jsonsets import json_record_sets
 from prefect_autodata.runtime.extract import compile_jsonpath
 
 

@@ -183,7 +183,7 @@ def _show(v: Any) -> Any:
 
 def record_sets(data: dict[str, Any]) -> list[tuple[str, Any]]:
     """``(full JSONPath, RecordSet)`` of every record array in the page JSON, largest first."""
-    from prefect_autodata.agents.offline.induction import json_record_sets
+    from prefect_autodata.agents.induction.jsonsets import json_record_sets
 
     out: list[tuple[str, Any]] = []
     for top, value in data.items():
@@ -267,8 +267,8 @@ def induce_page(
     plan: Any = None,
     max_sets: int = 4,
 ) -> list[Any]:
-    """Specs reading the record arrays a page's scripts hold (``assemble._Built``, unranked)."""
-    from prefect_autodata.agents.induction.assemble import _Built, typed_rule
+    """Specs reading the record arrays a page's scripts hold (``rules.Built``, unranked)."""
+    from prefect_autodata.agents.induction.rules import Built, typed_rule
 
     data = page_json(root)
     if not data or not requested:
@@ -308,5 +308,5 @@ def induce_page(
             )
         except ValueError:
             continue
-        built.append(_Built(spec, m, rs.count, url, f"script JSON {path} ({rs.count} records)"))
+        built.append(Built(spec, m, rs.count, url, f"script JSON {path} ({rs.count} records)"))
     return built

@@ -5,7 +5,7 @@
   ``$[1:]``, fields by position, labelled by the header row;
 - records keyed by a value: ``{"items": {"17": {…}, "42": {…}}}`` → records ``$.items.*``.
 
-Each set is a ``RecordSet`` (``agents/offline/induction.py``), so the JSON inducer matches and ranks
+Each set is a ``RecordSet`` (``induction/recordset.py``), so the JSON inducer matches and ranks
 them exactly like the flat arrays it already finds.
 """
 
@@ -99,7 +99,7 @@ def _bare_rows(rows: list) -> int:
 
 def record_sets(obj: Any) -> list[Any]:
     """Record sets of the nested / header-row / keyed shapes (flattened keys for arrays of objects too)."""
-    from prefect_autodata.agents.offline.induction import RecordSet
+    from prefect_autodata.agents.induction.recordset import RecordSet
 
     found: list[RecordSet] = []
     headers = _header_lists(obj)

@@ -18,7 +18,8 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 from pydantic import BaseModel, Field
 
-from prefect_autodata.agents.offline.instruction import ParsedInstruction
+from prefect_autodata.agents.induction.recordset import RecordSet
+from prefect_autodata.agents.request import Request as ParsedInstruction
 from prefect_autodata.runtime.spec import FieldRule, Pagination, ParamSpec, Transform
 
 # ------------------------------------------------------------------------------------------- names
@@ -310,109 +311,6 @@ def _value_overlap(target: str, sample: list[Any], plan_values: dict[str, set[st
 
 
 # ------------------------------------------------------------------------------------------- JSON records
-
-
-@dataclass
-class RecordSet:
-    """A record array found in a JSON body: its JSONPath, how records are keyed, and sample rows."""
-
-    path: str
-    keys: list[str | int]
-    labels: dict[str | int, str]
-    rows: list[dict[Any, Any]]
-    count: int
-    name: str = ""
-    positional: bool = False
-
-    def jsonpath_for(self, key: str | int) -> str:
-        if self.positional:
-            return f"$[{int(key)}]"
-        k = str(key)
-        if all(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", part) for part in k.split(".")):
-            return f"$.{k}"  # a flattened nested key (``author.name``) is a path
-        return f"$['{k}']"
-
-
-def _jp(parts: list[str | int]) -> str:
-    out = "$"
-    for p in parts:
-        if isinstance(p, int):
-            out += f"[{p}]"
-        elif re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", p):
-            out += f".{p}"
-        else:
-            out += f"['{p}']"
-    return out
-
-
-def json_record_sets(obj: Any, *, max_depth: int = 6) -> list[RecordSet]:
-    """Every array of objects and every ``headers``/``rowSet`` table in a JSON body, largest first."""
-    found: list[RecordSet] = []
-
-    def visit(node: Any, parts: list[str | int], depth: int) -> None:
-        if depth > max_depth:
-            return
-        if isinstance(node, list):
-            dicts = [x for x in node[:200] if isinstance(x, dict)]
-            if node and len(dicts) == min(len(node), 200):
-                keys: list[str | int] = []
-                for d in dicts[:20]:
-                    keys += [k for k in d if k not in keys]
-                found.append(
-                    RecordSet(
-                        path=_jp(parts) + "[*]",
-                        keys=keys,
-                        labels={k: str(k) for k in keys},
-                        rows=dicts[:50],
-                        count=len(node),
-                    )
-                )
-                for i, d in enumerate(dicts[:10]):
-                    visit(d, [*parts, i], depth + 1)
-                return
-            for i, x in enumerate(node[:20]):
-                if isinstance(x, dict | list):
-                    visit(x, [*parts, i], depth + 1)
-            return
-        if isinstance(node, dict):
-            headers = node.get("headers")
-            for rk in ("rowSet", "rows", "data", "values"):
-                rows = node.get(rk)
-                if (
-                    isinstance(headers, list)
-                    and isinstance(rows, list)
-                    and all(isinstance(r, list) for r in rows)
-                    and all(isinstance(h, str) for h in headers)
-                ):
-                    keys = list(range(len(headers)))
-                    found.append(
-                        RecordSet(
-                            path=_jp([*parts, rk]) + "[*]",
-                            keys=keys,
-                            labels=dict(zip(keys, headers, strict=True)),
-                            rows=[dict(enumerate(r)) for r in rows[:50]],
-                            count=len(rows),
-                            name=str(node.get("name") or ""),
-                            positional=True,
-                        )
-                    )
-                    break
-            for k, v in node.items():
-                if isinstance(v, dict | list) and k not in ("headers",):
-                    visit(v, [*parts, k], depth + 1)
-
-    visit(obj, [], 0)
-    # Nested objects (flattened keys), arrays of arrays with a header row, records keyed by id.
-    from prefect_autodata.agents.induction.jsonrec import record_sets
-
-    by_path = {r.path: i for i, r in enumerate(found)}
-    for extra in record_sets(obj):
-        i = by_path.get(extra.path)
-        if i is None:
-            found.append(extra)
-        elif extra.keys != found[i].keys and not found[i].positional:
-            found[i] = extra
-    return sorted(found, key=lambda r: -r.count)
 
 
 # ------------------------------------------------------------------------------------------- URLs
