@@ -9,6 +9,9 @@ import pytest
 
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("DO_NOT_TRACK", "1")
+# a flow run without PREFECT_API_URL starts one ephemeral server per test process (shared by every test of
+# it); on a loaded CI machine its first start takes longer than Prefect's 20 s default
+os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "300")
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 

@@ -1,8 +1,14 @@
-"""Dask fan-out for big collections (e.g. a 10-year backfill of 503 tickers): one fetch task per chunk
-of the spec's partition parameter on a ``prefect-dask`` DaskTaskRunner, then one landing.
+"""Dask fan-out for big collections (e.g. a 10-year backfill of 503 tickers): one task per chunk of the
+spec's partition parameter on a ``prefect-dask`` DaskTaskRunner, one writer.
 
-Fetching and parsing are spread over worker processes (both cores, not one GIL); landing stays a
-single DuckDB transaction, so lineage, checks and crash consistency are the same as ``run_collector``.
+Streamed (a spec without a ``python`` step): each worker fetches and normalizes its chunk into Parquet
+files (``runtime.pipeline.extract_partition``, ``load.PartitionFiles``: one typed batch at a time, the
+destination never opened); this process is the one writer: it stages the files in chunk order as each
+chunk completes (``load.Stage.append_parquet``) and merges the stage in one transaction, so neither a
+worker nor the writer holds the whole batch, and lineage, checks and crash consistency are those of
+``run_collector``. The files go to a folder beside the destination's stage (``<db folder>/staging/``):
+workers on other machines need that folder on a shared filesystem. A spec with a ``python`` step (it sees
+every record) fans out its fetches and lands the merged records as one batch.
 A ``from_source`` parameter (tickers read from a listing page) is resolved first, then partitioned.
 """
 
@@ -10,9 +16,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 from prefect import flow, task
@@ -20,6 +29,10 @@ from prefect.cache_policies import NO_CACHE
 
 from prefect_autodata.errors import ConfigError
 from prefect_autodata.runtime.spec import CollectorSpec
+
+#: a chunk's page positions are shifted by its index times this (a chunk's own positions stay below it),
+#: so the stage orders rows as the requests of one process would (the last of a repeated key wins)
+CHUNK_STRIDE = 10**15
 
 
 def backfill_spec(start: str, end: str, name: str = "sp500-backfill") -> CollectorSpec:
@@ -75,11 +88,50 @@ def _chunk_spec(spec: CollectorSpec, source: str, pname: str, values: list) -> d
     return data
 
 
-@task(name="fetch-chunk", cache_policy=NO_CACHE, retries=1)
+@task(name="fetch-chunk", cache_policy=NO_CACHE)
 def fetch_chunk(spec_data: dict, base_url: str | None, today: date | None, cursor: Any):
+    """A chunk's raw records, back to the flow (a spec with a ``python`` step: it sees every record)."""
     from prefect_autodata.flows.run_collector import fetch_step
 
     return fetch_step(CollectorSpec.parse(spec_data), base_url=base_url, today=today, cursor=cursor)
+
+
+# No Prefect retries: the fetcher retries each request (one retry layer, issue 16); a chunk that still
+# fails fails the run, and the next run stages everything again.
+@task(name="extract-chunk", cache_policy=NO_CACHE)
+def extract_chunk(
+    spec_data: dict, folder: str, prefix: str, base_url: str | None, today: date | None, cursor: Any
+) -> dict:
+    """On a worker: fetch and normalize one chunk into Parquet files in ``folder``; returns their paths
+    and counts (small: the rows stay in the files)."""
+    from prefect_autodata.runtime.pipeline import extract_partition
+
+    return extract_partition(
+        CollectorSpec.parse(spec_data), folder, prefix, base_url=base_url, today=today, cursor=cursor
+    )
+
+
+def _write_chunks(futures: list, sink: Any) -> tuple[Any, list, int]:
+    """The one writer: each chunk's files into the run's stage, in chunk order, as soon as that chunk is
+    done (later chunks keep running); its counts into the normalizer. Files are removed once staged."""
+    from prefect_autodata.runtime.runner import Collected
+
+    stage = sink.sink
+    issues: list = []
+    log: list[str] = []
+    sources: list = []
+    requests = 0
+    for k, future in enumerate(futures):
+        part = future.result()
+        for f in part["files"]:
+            stage.append_parquet(f, offset=k * CHUNK_STRIDE)
+            Path(f).unlink(missing_ok=True)
+        sink.absorb(part["tally"])
+        issues += part["fetch_issues"]
+        log += part["request_log"]
+        sources += part["sources"]
+        requests += part["requests"]
+    return Collected({}, issues, log, {}, stream=sink), sources, requests
 
 
 def _merge(parts: list) -> tuple[Any, list, int]:
@@ -114,21 +166,36 @@ def _merge(parts: list) -> tuple[Any, list, int]:
 
 
 def fanout_fetch(chunks: int):
-    """A ``Steps.fetch`` that resolves the partition values, then submits one task per chunk."""
+    """A ``Steps.fetch`` that resolves the partition values, then submits one task per chunk.
 
-    def fetch(spec: CollectorSpec, *, base_url, today, cursor, fetcher=None):
+    With a ``sink`` (the run's ``StreamNormalizer`` over its ``load.Stage``: ``run_steps`` passes one to
+    a fetch that takes it) the chunks stream through Parquet files into the stage; without one (a spec
+    with a ``python`` step) their records come back and are merged in memory."""
+
+    def fetch(spec: CollectorSpec, *, base_url, today, cursor, fetcher=None, sink=None):
         source, pname = partition_param(spec)
         values = _values(spec, source, pname, base_url=base_url, today=today)
         if not values:
             raise ConfigError(f"{source}.{pname}: no values to fan out over")
         size = max(1, -(-len(values) // chunks))
-        futures = [
-            fetch_chunk.submit(
-                _chunk_spec(spec, source, pname, values[i : i + size]), base_url, today, cursor
-            )
-            for i in range(0, len(values), size)
-        ]
-        return _merge([f.result() for f in futures])
+        specs = [_chunk_spec(spec, source, pname, values[i : i + size]) for i in range(0, len(values), size)]
+        if sink is None:
+            futures = [fetch_chunk.submit(data, base_url, today, cursor) for data in specs]
+            return _merge([f.result() for f in futures])
+        stage_dir = sink.sink.path.parent
+        stage_dir.mkdir(parents=True, exist_ok=True)
+        folder = Path(tempfile.mkdtemp(prefix=f"{sink.sink.path.stem}-chunks-", dir=stage_dir))
+        futures: list = []
+        try:
+            futures = [
+                extract_chunk.submit(data, str(folder), f"c{k:05d}", base_url, today, cursor)
+                for k, data in enumerate(specs)
+            ]
+            return _write_chunks(futures, sink)
+        finally:
+            for f in futures:  # a failed chunk: the others finish writing before their folder goes
+                f.wait()
+            shutil.rmtree(folder, ignore_errors=True)
 
     return fetch
 

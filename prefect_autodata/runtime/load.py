@@ -13,6 +13,7 @@ Rows are moved with set-based SQL, never row by row.
 from __future__ import annotations
 
 import os
+import shutil
 import threading
 import time
 from collections.abc import Callable
@@ -368,6 +369,11 @@ def remove_stale_stages(db_path: str, live: set[str]) -> int:
         run_id = p.name.split(".duckdb")[0].rsplit("-", 1)[-1]
         if run_id not in live:
             p.unlink(missing_ok=True)
+            n += 1
+    for p in d.glob("*-chunks-*"):  # a fan-out run's partition files (``deployments.dask``)
+        run_id = p.name.split("-chunks-")[0].rsplit("-", 1)[-1]
+        if p.is_dir() and run_id not in live:
+            shutil.rmtree(p, ignore_errors=True)
             n += 1
     try:
         d.rmdir()

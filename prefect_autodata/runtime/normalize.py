@@ -250,6 +250,32 @@ class StreamNormalizer:
             good_parts = parts[kept].reset_index(drop=True)
             self.sink.append(frame.good, good_parts)
 
+    def tally(self) -> dict[str, Any]:
+        """What this normalizer counted, for a writer to ``absorb`` (a fan-out worker's partition): rows
+        fetched and rejected, the first rejected rows, per column the values that failed their cast."""
+        self.flush()
+        rejected = pd.concat(self._rejected, ignore_index=True) if self._rejected else None
+        return {
+            "fetched": self.fetched,
+            "rejected": self.rejected_rows,
+            "rejected_head": rejected,
+            "bad": self._bad,
+        }
+
+    def absorb(self, tally: dict[str, Any]) -> None:
+        """Add a partition's ``tally`` (its rows went to the sink apart: ``Stage.append_parquet``), so
+        ``finish`` reports the issues and rejected rows of the whole run, as one process would."""
+        with self._lock:
+            self.fetched += tally["fetched"]
+            self.rejected_rows += tally["rejected"]
+            for c, (n, sample) in tally["bad"].items():
+                had = self._bad.get(c)
+                self._bad[c] = (n + had[0], had[1]) if had else (n, sample)
+            head = tally.get("rejected_head")
+            room = self.keep_rejected - sum(len(r) for r in self._rejected)
+            if head is not None and len(head) and room > 0:
+                self._rejected.append(head.head(room))
+
     def finish(self) -> Normalized:
         """Flush the rest: the frame (``good`` is the sink), as ``normalize`` returns it; ``raw`` is not kept."""
         self.flush()

@@ -127,7 +127,10 @@ def extract_partition(
         raise ConfigError(f"spec {spec.name!r} has a python step (it sees every record): it cannot fan out")
     files = landing.PartitionFiles(folder, spec, prefix)
     stream = StreamNormalizer(spec, files)
-    _, sources, requests = fetch_step(spec, base_url=base_url, today=today, cursor=cursor, sink=stream)
+    collected, sources, requests = fetch_step(
+        spec, base_url=base_url, today=today, cursor=cursor, sink=stream
+    )
+    tally = stream.tally()
     norm = stream.finish()
     return {
         "files": files.files,
@@ -137,6 +140,10 @@ def extract_partition(
         "requests": requests,
         "sources": sources,
         "issues": [i.model_dump() for i in norm.frame.issues],
+        # for the writer: the fetch's own issues and log, and the normalizer's counts (``StreamNormalizer.absorb``)
+        "fetch_issues": collected.issues,
+        "request_log": collected.request_log,
+        "tally": tally,
     }
 
 
