@@ -416,6 +416,9 @@ def plan_cmd(
     fields: str = typer.Option(None, "--fields", help="Comma-separated field names (override the sentence)."),
     schema: str = typer.Option(None, "--schema", help="A YAML/JSON file of field names (and types)."),
     as_json: bool = typer.Option(False, "--json", help="Print the Request as one JSON object."),
+    backend: str = typer.Option(
+        "offline", "--backend", help="offline (rule-based) or llm (the LLM plan agent; AUTODATA_LLM_*)."
+    ),
 ) -> None:
     """Show how a sentence is read (entity, fields, filters, time scope, kind) without fetching anything."""
     from prefect_autodata.agents.fields import parse_fields, schema_from_file
@@ -430,7 +433,16 @@ def plan_cmd(
             if names:
                 raise ConfigError("give --fields or --schema, not both")
             pairs = schema_from_file(schema)
-        req = make_plan(instruction, fields=names, schema=pairs)
+        if backend not in ("offline", "llm"):
+            raise ConfigError(f"--backend must be offline or llm, not {backend!r}")
+        if backend == "llm":
+            from prefect_autodata.agents.llm.plan import read_request
+
+            reading = read_request(instruction, fields=names, schema=pairs)
+            req = reading.request
+            err.print(f"read by: {reading.source} ({reading.tokens} tokens, ${reading.cost_usd:.4f})")
+        else:
+            req = make_plan(instruction, fields=names, schema=pairs)
     except AutoDataError as exc:
         sys.stderr.write(f"error: {' '.join(str(exc).split())}\n")
         raise typer.Exit(2 if isinstance(exc, ConfigError) else 1) from None

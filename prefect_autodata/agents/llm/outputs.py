@@ -18,8 +18,10 @@ back to validated JSON when it does not).
 
 from __future__ import annotations
 
+import contextvars
 import json
 import re
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -271,7 +273,7 @@ def response_format(role: Role) -> dict[str, Any]:
 
 def _squad() -> Any:
     """The running collection's squad context, or None outside one (a role run on its own)."""
-    from prefect_autodata.agents.squads import current
+    from prefect_autodata.agents.context import current
     from prefect_autodata.errors import ConfigError
 
     try:
@@ -294,11 +296,30 @@ def _json(role: Role, content: str) -> Any:
         raise FormatRejected(role, f"reply is not valid JSON ({exc.msg} at char {exc.pos})") from exc
 
 
+@dataclass
+class PlanSlot:
+    """The plan agent run on its own (``autodata plan --backend llm``): the offline parse it refines
+    (with ``--fields``/``--schema`` applied) and the Request it settled on."""
+
+    offline: Request
+    request: Request | None = None
+    source: str = ""
+
+
+PLAN_SLOT: contextvars.ContextVar[PlanSlot | None] = contextvars.ContextVar(
+    "autodata_plan_slot", default=None
+)
+
+
 def offline_request(inbox: list[Message]) -> Request:
-    """The offline parse of the sentence: the squad's, else the rule-based parser's on the inbox's request."""
+    """The offline parse of the sentence: the squad's (or the standalone plan's), else the rule-based
+    parser's on the inbox's request."""
     ctx = _squad()
     if ctx is not None and ctx.parsed is not None:
         return ctx.parsed
+    slot = PLAN_SLOT.get()
+    if slot is not None:
+        return slot.offline
     from prefect_autodata.agents.plan import make_plan
 
     return make_plan(instruction_of(inbox))
@@ -331,6 +352,9 @@ def settle_request(req: Request, tools: Any, *, source: str) -> RoleMessage:
     ctx = _squad()
     if ctx is not None:
         ctx.parsed = req
+    slot = PLAN_SLOT.get()
+    if slot is not None:
+        slot.request, slot.source = req, source
     tools.runtime.trace.emit("plan_request", source=source, request=req.to_json())
     return plan_message(req, artifacts=[cid])
 
@@ -347,7 +371,7 @@ def engineering_reply(content: str) -> RoleMessage:
         raise FormatRejected(Role.ENGINEERING, f"spec is not a valid CollectorSpec: {exc}") from exc
     ctx = _squad()
     if ctx is not None:
-        from prefect_autodata.agents.squads import unmirrored
+        from prefect_autodata.agents.mirror import unmirrored
 
         ctx.spec = unmirrored(spec, ctx.mirror)
     return msg
