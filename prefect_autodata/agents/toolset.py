@@ -411,7 +411,7 @@ def measure_spec(ctx: Any, spec: dict[str, Any] | CollectorSpec) -> Measured:
     One dry run per distinct spec and run (reports are kept in the squad context, where the final
     ``fields`` report and an honest ``no_spec`` read them)."""
     from prefect_autodata.agents import ranking
-    from prefect_autodata.agents.squads import runnable, unmirrored
+    from prefect_autodata.agents.mirror import runnable, unmirrored
     from prefect_autodata.agents.test import requested_names, test_spec
 
     try:

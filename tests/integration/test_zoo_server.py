@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from prefect_autodata.agents.squads import _unmirror
+from prefect_autodata.agents.mirror import _unmirror
 from prefect_autodata.sandbox.scorer import canonical_url
 from prefect_autodata.sandbox.zoo.catalog import draw_tasks
 from prefect_autodata.sandbox.zoo.server import ZooServer
