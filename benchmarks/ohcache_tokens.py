@@ -17,9 +17,9 @@ from pathlib import Path
 
 import httpx
 
+from prefect_autodata.agents.replay import Recording, replay
 from prefect_autodata.ohcache.ablation import A3, A4, A5, BROADCAST_INLINE, OHCACHE
 from prefect_autodata.ohcache.messages import Role
-from prefect_autodata.ohcache.replay import Recording, replay
 from prefect_autodata.sandbox.server import SandboxServer
 from prefect_autodata.sandbox.sites.tiingo import DEMO_TOKEN
 

@@ -32,7 +32,7 @@ err = Console(stderr=True)
 
 
 def emit_json(obj: dict) -> None:
-    from prefect_autodata.runtime.redact import redact_text
+    from prefect_autodata.redact import redact_text
 
     sys.stdout.write(redact_text(json.dumps(obj, default=str)) + "\n")  # secrets by value, never printed
     sys.stdout.flush()
@@ -299,7 +299,7 @@ def _check_sources(sources: list[str]) -> None:
     registered so no trace, cache entry or log line ever holds them."""
     from urllib.parse import urlsplit
 
-    from prefect_autodata.runtime.redact import scan_url
+    from prefect_autodata.redact import scan_url
 
     for s in sources:
         parts = urlsplit(s.strip())
@@ -652,9 +652,9 @@ def collect_cmd(
 
 def _collect_flow_run(instruction: str, *, hooks: dict, forwarder, **params):
     """``collect_flow`` as one flow run; its CollectResult whether it succeeded or not."""
+    from prefect_autodata import redact
     from prefect_autodata.flows.collect import CollectResult
     from prefect_autodata.flows.collect_flow import CLI_HOOKS, CollectFailed, collect_flow
-    from prefect_autodata.runtime import redact
 
     # Flow-run parameters are stored by the Prefect API: they get the redacted sentence and sources;
     # the agents get the originals (with their credentials) through the in-process hooks.

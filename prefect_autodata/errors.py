@@ -14,8 +14,8 @@ _SECRET_QUERY = re.compile(
 def redact_secrets(text: str) -> str:
     """``...?token=abc`` -> ``...?token=REDACTED``: error messages name URLs, never the credentials in them.
 
-    Also every secret value registered with ``runtime.redact`` (resolved secrets, credentials sent)."""
-    from prefect_autodata.runtime.redact import redact_text
+    Also every secret value registered with ``prefect_autodata.redact`` (resolved secrets, credentials sent)."""
+    from prefect_autodata.redact import redact_text
 
     return redact_text(_SECRET_QUERY.sub(r"\1REDACTED", text))
 

@@ -141,7 +141,7 @@ def research_and_develop(
     cache = ArtifactCache(ws.cache_dir)
     say = progress or (lambda _s, _m: None)
     sources = [s.strip() for s in (sources or []) if s and s.strip()]
-    from prefect_autodata.runtime.redact import scan_url
+    from prefect_autodata.redact import scan_url
 
     for s in sources:  # a --source URL's credentials never reach the plan, the trace or the cache
         scan_url(s)

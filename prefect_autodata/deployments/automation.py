@@ -11,25 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from prefect_autodata.errors import ConfigError, TerminalError
-
-EVENT = "autodata.checks.failed"
-
-
-def resource_id(collector: str) -> str:
-    return f"autodata.collector.{collector}"
-
-
-def emit_failed_checks(
-    collector: str, *, run_id: str, policy: str | None, status: str | None, failed: list[str]
-) -> None:
-    """The event the automation listens for (inside a flow run; a no-op without a Prefect API)."""
-    from prefect.events import emit_event
-
-    emit_event(
-        event=EVENT,
-        resource={"prefect.resource.id": resource_id(collector), "prefect.resource.name": collector},
-        payload={"run_id": run_id, "policy": policy, "status": status, "failed": failed},
-    )
+from prefect_autodata.tasks.events import EVENT, resource_id
 
 
 def _notification_block(name: str) -> Any:

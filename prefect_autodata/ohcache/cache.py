@@ -93,7 +93,7 @@ class ArtifactCache:
         """Store ``content``; returns its entry (same bytes → same ID)."""
         if kind not in KINDS:
             raise ConfigError(f"cache kind {kind!r} is not one of {', '.join(KINDS)}")
-        from prefect_autodata.runtime.redact import redact_bytes, redact_text
+        from prefect_autodata.redact import redact_bytes, redact_text
 
         data = content.encode("utf-8") if isinstance(content, str) else bytes(content)
         data = redact_bytes(data)  # a page echoing a credential we sent is stored without it

@@ -23,7 +23,7 @@ REDACTED = "***"
 
 def redact(text: str, secrets: Iterable[str] = ()) -> str:
     """Remove secrets and key-shaped strings from ``text``."""
-    from prefect_autodata.runtime.redact import redact_text
+    from prefect_autodata.redact import redact_text
 
     for s in secrets:
         if s and len(s) >= 4:

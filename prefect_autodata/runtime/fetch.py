@@ -29,8 +29,8 @@ from requests.adapters import HTTPAdapter
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
+from prefect_autodata import redact
 from prefect_autodata.errors import FetchError, TransientError
-from prefect_autodata.runtime import redact
 from prefect_autodata.runtime.interstitial import detect_interstitial
 from prefect_autodata.runtime.policy import FetchPolicy
 from prefect_autodata.runtime.robots import RobotsCache

@@ -212,7 +212,7 @@ def finish_run(
     error: str | None = None,
     warnings: Iterable[str] = (),
 ) -> datetime:
-    from prefect_autodata.runtime.redact import redact_text
+    from prefect_autodata.redact import redact_text
 
     ended = datetime.now(UTC)
     error = redact_text(error) if error else error  # secrets by value
@@ -250,7 +250,7 @@ def write_sources(con: duckdb.DuckDBPyConnection, run_id: str, sources: list[Any
     """Bulk insert the fetcher's per-request records (URLs already redacted by the fetcher)."""
     if not sources:
         return
-    from prefect_autodata.runtime.redact import redact_text
+    from prefect_autodata.redact import redact_text
 
     df = pd.DataFrame(
         {

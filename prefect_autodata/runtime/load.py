@@ -160,7 +160,7 @@ def staging_dir(db_path: str) -> Path:
 
 def _redacted(df: pd.DataFrame) -> pd.DataFrame:
     """Secrets by value: no stored value carries a credential we resolved or sent."""
-    from prefect_autodata.runtime.redact import redact_column, redact_data_column
+    from prefect_autodata.redact import redact_column, redact_data_column
 
     for c in df.columns:
         df[c] = redact_column(df[c]) if c == LINEAGE_URL else redact_data_column(df[c])
@@ -564,7 +564,7 @@ def _land_quarantine(con: duckdb.DuckDBPyConnection, table: str, df: pd.DataFram
     data = df.copy()
     data[RUN_ID] = run_id
     data = data.astype(object).where(data.notna(), None)
-    from prefect_autodata.runtime.redact import redact_text, redact_values
+    from prefect_autodata.redact import redact_text, redact_values
 
     for c in data.columns:  # text, with secrets redacted by value (URLs and reasons: by name rules too)
         clean = redact_text if c in (LINEAGE_URL, "_error") else redact_values

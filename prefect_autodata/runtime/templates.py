@@ -62,7 +62,7 @@ def resolve_date(expr: str, today: date | None = None) -> date:
 
 def secret_value(name: str) -> str:
     """Resolve ``{secret:NAME}``: env ``AUTODATA_SECRET_<NAME>`` first, then a Prefect Secret block."""
-    from prefect_autodata.runtime.redact import register
+    from prefect_autodata.redact import register
 
     env = os.environ.get(f"AUTODATA_SECRET_{name.upper()}")
     if env is not None:

@@ -175,7 +175,7 @@ def family_key(url: str) -> str:
 def redact_url(url: str) -> str:
     """Replace secret query values (token, api_key, auth_token, client_secret...), userinfo passwords and
     every registered secret value (a token in the path, say) with ``REDACTED``."""
-    from prefect_autodata.runtime.redact import is_secret_name, redact_text
+    from prefect_autodata.redact import is_secret_name, redact_text
 
     try:
         parts = urlsplit(url)

@@ -36,7 +36,7 @@ def validate_and_log(spec, good, checks, run_id, db_path=None):
             "Data Docs: %s%s", v.docs_path, f" (served at {url} by `autodata docs serve`)" if url else ""
         )
     if v.failed:
-        from prefect_autodata.deployments.automation import emit_failed_checks
+        from prefect_autodata.tasks.events import emit_failed_checks
 
         try:
             emit_failed_checks(

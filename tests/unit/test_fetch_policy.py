@@ -174,7 +174,7 @@ def test_deadline_and_json_limits_are_bounded():
 
 
 def test_secret_names_and_redaction_by_value():
-    from prefect_autodata.runtime import redact
+    from prefect_autodata import redact
 
     for name in ("auth_token", "client_secret", "X-Api-Key", "apiKey", "password", "access_key", "sig"):
         assert redact.is_secret_name(name), name
@@ -192,7 +192,7 @@ def test_secret_names_and_redaction_by_value():
 
 
 def test_credentials_sent_are_registered():
-    from prefect_autodata.runtime import redact
+    from prefect_autodata import redact
 
     redact.scan_url("https://h/x?auth_token=tok-9d8c7b6a5e&page=3")
     redact.scan_headers({"Authorization": "Bearer bearer-1a2b3c4d5e", "Accept": "text/html"})

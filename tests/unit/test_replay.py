@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from prefect_autodata.agents.replay import Recording, replay
 from prefect_autodata.ohcache.ablation import A3, A4, A5, BROADCAST_INLINE, OHCACHE
-from prefect_autodata.ohcache.replay import Recording, replay
 
 REC = Path(__file__).resolve().parents[1] / "data" / "recordings" / "sp500_research_dev.yaml"
 

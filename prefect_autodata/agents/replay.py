@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, Field
 
+from prefect_autodata.agents.base import AgentRuntime
 from prefect_autodata.errors import ConfigError
 from prefect_autodata.ohcache.ablation import Ablation
 from prefect_autodata.ohcache.messages import FreeText, Role
@@ -95,8 +96,6 @@ def replay(
     rec: Recording, contents: Mapping[str, str | bytes], ablation: Ablation, cache_dir: Path
 ) -> dict[str, Any]:
     """Run the recording; returns the runtime summary (context tokens per role and in total)."""
-    from prefect_autodata.agents.base import AgentRuntime
-
     missing = [a for a in rec.artifacts if a not in contents]
     if missing:
         raise ConfigError(f"recording {rec.name!r}: no content for artifacts {', '.join(missing)}")
