@@ -26,6 +26,9 @@ value at ``path`` (dots; numbers index lists; empty = the whole result) of the l
 ``TOOL`` in the request's messages, e.g. ``{spec: "{{result:induce_listing:candidates.0.spec}}"}``. A
 reference that does not resolve is a 400 naming it (the test fails, nothing is guessed).
 
+Several scripts may answer one model (``model: NAME``), each picked by ``system_match``, a text of
+the request's system message (e.g. each role's profile line), so one model serves every role.
+
 ``structured_output: false`` makes the script's model refuse a ``response_format`` (400, like an endpoint
 without JSON-Schema output); by default it is accepted and recorded with the request.
 
@@ -78,6 +81,15 @@ class Script(BaseModel):
     name: str
     turns: list[Turn] = Field(min_length=1)
     structured_output: bool = True
+    # Several scripts may answer one model (one model for every role, as AUTODATA_LLM_MODEL gives):
+    # ``model`` names it (default: the script's name), ``system_match`` picks the script whose text
+    # occurs in the request's system message (a script without it answers the rest).
+    model: str | None = None
+    system_match: str | None = None
+
+    @property
+    def model_name(self) -> str:
+        return self.model or self.name
 
     @classmethod
     def load(cls, path: Path | str) -> Script:
@@ -150,7 +162,9 @@ class ScriptedOpenAI:
     """The ASGI app and its state (fault counters, received requests)."""
 
     def __init__(self, scripts: list[Script], api_key: str | None) -> None:
-        self.scripts = {s.name: s for s in scripts}
+        self.scripts: dict[str, list[Script]] = {}
+        for s in scripts:
+            self.scripts.setdefault(s.model_name, []).append(s)
         self.api_key = api_key
         self.requests: list[dict[str, Any]] = []
         self._hits: dict[tuple[str, int], int] = {}
@@ -191,6 +205,12 @@ class ScriptedOpenAI:
         ]
         return JSONResponse({"object": "list", "data": data})
 
+    def _script(self, model: str, messages: list[dict]) -> Script | None:
+        scripts = self.scripts.get(model) or []
+        system = next((m.get("content") or "" for m in messages if m.get("role") == "system"), "")
+        chosen = next((s for s in scripts if s.system_match and s.system_match in str(system)), None)
+        return chosen or next((s for s in scripts if not s.system_match), None)
+
     def _pick(self, script: Script, messages: list[dict]) -> tuple[int, Turn] | None:
         last = messages[-1] if messages else {}
         last_text = (
@@ -220,7 +240,7 @@ class ScriptedOpenAI:
         model = body.get("model")
         with self._lock:
             self.requests.append(body)
-        script = self.scripts.get(model or "")
+        script = self._script(model or "", body["messages"])
         if script is None:
             return _err(
                 404,

@@ -26,6 +26,14 @@ SCRIPTS = [
         "name": "never-valid",
         "turns": [{"content": '{"entity": "job", "filters": [{"op": "near"}]}', "repeat": True}],
     },
+    # one model for every role (AUTODATA_LLM_MODEL): the role's profile line picks the script
+    {
+        "name": "one-plan",
+        "model": "one",
+        "system_match": "(profile plan v",
+        "turns": [{"content": json.dumps(REPLY)}],
+    },
+    {"name": "one-other", "model": "one", "turns": [{"content": "{}"}]},
 ]
 
 
@@ -49,7 +57,7 @@ def test_plan_backend_llm_prints_the_models_request(llm, monkeypatch):
     out = json.loads(res.stdout)
     assert out["entity"] == "job posting"
     assert [(f["name"], f["type"]) for f in out["fields"]] == [
-        ("title", None),
+        ("title", "string"),
         ("company", None),
         ("salary", "decimal"),
     ]
@@ -68,6 +76,13 @@ def test_plan_backend_llm_prints_the_models_request(llm, monkeypatch):
     (req,) = llm.requests
     assert req["response_format"]["json_schema"]["name"] == "plan_reply"
     assert SENTENCE in req["messages"][1]["content"]
+
+
+def test_one_model_serves_the_plan_role_by_its_profile(llm, monkeypatch):
+    llm.reset()
+    res = plan(llm, monkeypatch, "one")
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["entity"] == "job posting" and "read by: llm" in res.stderr
 
 
 def test_fields_flag_wins_over_the_models_fields(llm, monkeypatch):

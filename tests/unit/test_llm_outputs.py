@@ -35,7 +35,7 @@ def test_the_models_reading_wins_over_the_offline_parse():
     req = request_from_reply(reply, offline)
     assert req.entity.singular == "paperback" and req.entity.plural == "paperbacks"
     assert [(f.name, f.type, f.origin) for f in req.fields] == [
-        ("title", None, "sentence"),
+        ("title", "string", "sentence"),  # untyped by the model: the rules' type of the same field
         ("Author Name", "string", "sentence"),
         ("price", "decimal", "sentence"),
     ]

@@ -153,17 +153,19 @@ def request_from_reply(reply: RequestReply, offline: Request) -> Request:
         req.entity = EntityName(singular=e, plural=(reply.entity.plural or _plural(e)).lower())
     user_given = bool(offline.fields) and offline.fields[0].origin in ("fields", "schema")
     if reply.fields and not user_given:
+        known = {f.normalized: f.type for f in offline.fields if f.type}  # the rules' types where they agree
         fields: list[RequestField] = []
         for f in reply.fields:
             f = ReplyField(name=f) if isinstance(f, str) else f
             name = _column(f.name)
             if name in {x.name for x in fields}:
                 continue
-            t = _TYPES.get((f.type or "").lower())
+            normalized = (f.normalized or name).strip().lower().replace(" ", "_")
+            t = _TYPES.get((f.type or "").lower()) or known.get(normalized)
             fields.append(
                 RequestField(
                     name=name,
-                    normalized=(f.normalized or name).strip().lower().replace(" ", "_"),
+                    normalized=normalized,
                     type=t,
                     unit=f.unit,
                     origin="sentence",
