@@ -132,6 +132,10 @@ class ToolSurface:
         except AutoDataError:
             return None
 
+    def _data_excerpt(self, page: Page) -> str:
+        """The start of a JSON/CSV body (data pages carry no cleaned text)."""
+        return (self._body(page) or "")[:EXCERPT_CHARS] if page.kind in ("json", "csv") else ""
+
     def _name(self) -> str:
         if getattr(self.ctx, "name", None):
             return self.ctx.name
@@ -185,7 +189,7 @@ class ToolSurface:
             "class": cls["class"],
             "record_count": page.record_count,
             "error": page.error,
-            "excerpt": page.text_excerpt[:EXCERPT_CHARS],
+            "excerpt": (page.text_excerpt or self._data_excerpt(page))[:EXCERPT_CHARS],
             "links": [
                 {"url": lk.url, "text": lk.text[:80], "score": round(d.link_score(lk, terms), 2)}
                 for lk in links[:MAX_LINKS]
@@ -345,8 +349,11 @@ class ToolSurface:
             "candidates": self._candidates(cands),
         }
 
-    def dry_run(self, spec: dict[str, Any]) -> dict[str, Any]:
-        """The test agent's measured findings on ``spec`` (a CollectorSpec as a JSON object)."""
+    def dry_run(self, spec: dict[str, Any] | str) -> dict[str, Any]:
+        """The test agent's measured findings on ``spec`` (a CollectorSpec as a JSON object, or its
+        YAML/JSON text)."""
+        if isinstance(spec, str):
+            spec = CollectorSpec.from_yaml(spec, origin="dry_run spec")
         return measure_spec(self.ctx, spec).result
 
     # ------------------------------------------------------------------------------------------ wiring
@@ -398,7 +405,9 @@ class ToolSurface:
                 self.dry_run,
                 {
                     "type": "object",
-                    "properties": {"spec": {"type": "object", "description": "a CollectorSpec"}},
+                    "properties": {
+                        "spec": {"type": ["object", "string"], "description": "a CollectorSpec (or its YAML)"}
+                    },
                     "required": ["spec"],
                 },
             ),

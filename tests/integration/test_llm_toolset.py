@@ -93,6 +93,8 @@ def test_induce_json_reads_the_endpoint_into_a_spec_that_measures_honest(site, s
     assert best["covered"] == ["peak", "range", "elevation_m"] and not best["missing"]
     run = surface.dry_run(best["spec"])
     assert run["verdict"] == "pass" and run["honest"] and run["rows"] == len(PEAKS)
+    assert surface.dry_run(json.dumps(best["spec"])) == run  # the spec as text reads the same
+    assert '"results"' in surface.fetch(f"{site}/api/peaks")["excerpt"]  # a data page shows its body
     assert {f: v["fill_rate"] for f, v in run["fields"].items()} == {
         "peak": 1.0,
         "range": 1.0,
