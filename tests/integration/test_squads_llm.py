@@ -75,6 +75,10 @@ def test_llm_squad_end_to_end(domain, sandbox_url, workspace, monkeypatch):
     events = Trace.load(workspace.traces_dir / f"{res.trace_id}.jsonl")
     calls = [e for e in events if e["event"] == "llm_call"]
     assert {e["role"] for e in calls} == {r.value for r in Role}
+    tools = [e for e in events if e["event"] == "tool_call"]
+    assert tools and all(e["ok"] for e in tools), [e for e in tools if not e["ok"]]  # every tool call works
+    (measured,) = [e for e in events if e["event"] == "test_measured"]  # the verdict is the dry run's
+    assert measured["verdict"] == "pass"
     done = [e for e in events if e["event"] == "squads_done"][-1]
     assert sum(v["tokens"] for v in done["by_role"].values()) == res.tokens
 
