@@ -12,13 +12,11 @@ import random
 from pathlib import Path
 
 import duckdb
-import pytest
 from starlette.applications import Starlette
 from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Route
 
 from prefect_autodata.flows.collect import collect
-from prefect_autodata.sandbox.server import free_port, start_in_thread, stop_thread
 
 WORDS = "amber birch cedar delta ember fjord grove harbor iris juniper kelp lumen marsh nectar onyx".split()
 PEOPLE = ["Ada Byron", "Jane Doe", "Li Wei", "Omar Khan", "Sara Lind", "Tomas Ruiz", "Ivy Chen"]
@@ -66,20 +64,6 @@ def api_site(books: list[list[str]], token: str) -> Starlette:
         )
 
     return Starlette(routes=[Route("/docs", docs), Route("/v1/books", endpoint)])
-
-
-@pytest.fixture
-def serve():
-    running = []
-
-    def start(app: Starlette) -> str:
-        port = free_port()
-        running.append(start_in_thread(app, "127.0.0.1", port, name="generic-api"))
-        return f"http://127.0.0.1:{port}"
-
-    yield start
-    for server, thread in running:
-        stop_thread(server, thread)
 
 
 def test_api_from_its_docs_page_with_bearer_key_and_next_links(serve, workspace, tmp_path):

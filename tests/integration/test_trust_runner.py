@@ -4,8 +4,7 @@ and failed crawl/detail pages are warnings with counts. A small real server on 1
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, urlsplit
 
 import duckdb
@@ -72,13 +71,8 @@ class Handler(BaseHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def base():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    thread.join(timeout=10)
+def base(loopback):
+    return loopback(Handler)
 
 
 FAST = {"rate_limit_per_host": 0, "max_retries": 0, "backoff_base": 0}
