@@ -26,6 +26,7 @@ from prefect_autodata.agents.induction.filters import row_filter
 from prefect_autodata.agents.induction.matching import (
     IDENTITY,
     Candidate,
+    aliases_of,
     assign,
     dominant_type,
     normalise,
@@ -281,7 +282,7 @@ def induce_page(
     for path, rs in sets[:max_sets]:
         keys = {str(k) for k in rs.keys}
         labels = column_labels(data, keys)
-        m = assign(requested, candidates(rs, labels), entity=entity)
+        m = assign(requested, candidates(rs, labels), entity=entity, aliases=aliases_of(plan))
         if not m:
             continue
         rules = [typed_rule(r, m[r].candidate) for r in requested if r in m]

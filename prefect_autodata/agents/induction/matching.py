@@ -267,16 +267,44 @@ def _rule_key(c: Candidate) -> str:
         return repr(c.rule)
 
 
-def _evidence(requested: str, cand: Candidate) -> tuple[float, str, str]:
-    """Best name evidence over the candidate's texts: (score, how, text)."""
+# A requested field's other names weigh a little less than the user's own word.
+ALIAS_WEIGHT = 0.97
+
+
+def aliases_of(plan: Any) -> dict[str, tuple[str, ...]]:
+    """Other names the plan knows for each requested field: ``RequestField.normalized`` where it
+    differs from the user's word (a record kind's column for it: "strikeouts" → ``SO``).
+
+    Any object with ``fields`` of objects carrying ``name`` and ``normalized`` qualifies; anything
+    else has no aliases.
+    """
+    out: dict[str, tuple[str, ...]] = {}
+    for f in getattr(plan, "fields", None) or []:
+        name, alt = getattr(f, "name", None), getattr(f, "normalized", None)
+        if isinstance(name, str) and isinstance(alt, str) and alt.strip():
+            if normalise(alt) != normalise(name):
+                out[name] = (alt,)
+    return out
+
+
+def names_of(requested: str, aliases: dict[str, tuple[str, ...]] | None) -> list[tuple[str, float]]:
+    """The names a requested field goes by, with their weights: its own word, then its aliases."""
+    return [(requested, 1.0)] + [(a, ALIAS_WEIGHT) for a in (aliases or {}).get(requested, ())]
+
+
+def _evidence(
+    requested: str, cand: Candidate, aliases: dict[str, tuple[str, ...]] | None = None
+) -> tuple[float, str, str]:
+    """Best name evidence over the candidate's texts and the field's names: (score, how, text)."""
     best = (0.0, "", "")
-    for text, w, what in cand.texts():
-        s, how = name_evidence(requested, text)
-        s *= w
-        if what == "doc" and s:
-            how = f"doc:{how}"
-        if s > best[0]:
-            best = (round(s, 3), how, text)
+    for name, nw in names_of(requested, aliases):
+        for text, w, what in cand.texts():
+            s, how = name_evidence(name, text)
+            s *= w * nw
+            if what == "doc" and s:
+                how = f"doc:{how}"
+            if s > best[0]:
+                best = (round(s, 3), how, text)
     return best
 
 
@@ -287,12 +315,13 @@ def _score(
     *,
     entity: str | None,
     header_texts: set[str],
+    aliases: dict[str, tuple[str, ...]] | None = None,
 ) -> tuple[float, str, str]:
     if cand.fill == 0:
         return 0.0, "no values", ""
     if header_texts and _label_values(cand.values, header_texts):
         return 0.0, "values are label texts (a header read as data)", ""
-    ns, how, text = _evidence(requested, cand)
+    ns, how, text = _evidence(requested, cand, aliases)
     why = (
         f"{'doc' if how.startswith('doc') else 'label'} {text!r}"
         if text
@@ -400,9 +429,11 @@ def assign(
     entity: str | None = None,
     threshold: float = 0.45,
     eliminate: bool = True,
+    aliases: dict[str, tuple[str, ...]] | None = None,
 ) -> dict[str, Match]:
     """Each requested field → its best candidate (each candidate serves one field), assigned globally.
 
+    ``aliases`` are other names of a requested field (``aliases_of(plan)``), matched like its own.
     Then the record's own name answers a text-like field no label named, and (``eliminate``)
     leftover fields take leftover unlabelled columns whose values have the field's type.
     """
@@ -420,7 +451,7 @@ def assign(
                 row.append(0.0)
                 whys[(i, j)] = ("values are label texts (a header read as data)", "")
                 continue
-            s, why, ev = _score(r, c, profs[j], entity=entity, header_texts=set())
+            s, why, ev = _score(r, c, profs[j], entity=entity, header_texts=set(), aliases=aliases)
             row.append(s)
             whys[(i, j)] = (why, ev)
         matrix.append(row)

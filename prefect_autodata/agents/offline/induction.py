@@ -215,6 +215,7 @@ def match_fields(
     samples = {k: [r.get(k) for r in rows[:50]] for k in keys}
     kinds = {k: value_kind(v) for k, v in samples.items()}
     plan_values = _plan_values(plan)
+    aliases = mt.aliases_of(plan)
     cands = [
         mt.Candidate(
             label=str(labels.get(k, k)),
@@ -236,12 +237,14 @@ def match_fields(
         row = []
         for j, k in enumerate(keys):
             c = cands[j]
-            legacy = max(_alias_score(t, str(x)) for x in (labels.get(k, k), k))
+            names = mt.names_of(t, aliases)  # the user's word, then the plan's column for it
+            legacy = max(nw * _alias_score(n, str(x)) for n, nw in names for x in (labels.get(k, k), k))
             ns, how, text = 0.0, "", ""
-            for txt, w, what in c.texts():
-                e, h = _key_evidence(t, txt, doc=what == "doc")
-                if e * w > ns:
-                    ns, how, text = round(e * w, 3), ("doc:" + h if what == "doc" else h), txt
+            for n, nw in names:
+                for txt, w, what in c.texts():
+                    e, h = _key_evidence(n, txt, doc=what == "doc")
+                    if e * w * nw > ns:
+                        ns, how, text = round(e * w * nw, 3), ("doc:" + h if what == "doc" else h), txt
             s, why = (
                 (legacy, f"{labels[k]!r}") if legacy >= ns else (ns, f"{labels[k]!r} ({how} of {text!r})")
             )

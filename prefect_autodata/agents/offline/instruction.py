@@ -1273,13 +1273,19 @@ def _choose_fields(
     onto its columns where it knows them)."""
 
     def mk(name: str, origin: str, typ: str | None = None) -> RequestField:
-        col = kind.map_field(name) if kind is not None and origin == "sentence" else None
+        col = kind.map_field(name) if kind is not None and origin in ("sentence", "fields") else None
         if col is not None:
             # The kind knows the column ("season" is its YEAR) but the dataset keeps the user's word.
             return RequestField(
-                name=column_name(name),
+                name=column_name(name) if origin == "sentence" else name,
                 normalized=normalize_name(col),
-                type=typ or kind.field_types.get(col),
+                type=typ
+                or kind.field_types.get(col)
+                or (
+                    kind.field_types.get(name) or guess_type(normalize_name(name))
+                    if origin == "fields"
+                    else None
+                ),
                 origin=origin,
             )
         if kind is not None and typ is None:
