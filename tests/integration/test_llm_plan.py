@@ -74,7 +74,9 @@ def test_plan_backend_llm_prints_the_models_request(llm, monkeypatch):
         "unresolved",
     }
     (req,) = llm.requests
-    assert req["response_format"]["json_schema"]["name"] == "plan_reply"
+    # a tool-carrying request to an endpoint other than OpenAI's is not constrained to the schema
+    # (servers such as vLLM would then never call a tool): the reply is validated JSON instead
+    assert "response_format" not in req and req["tools"]
     assert SENTENCE in req["messages"][1]["content"]
 
 

@@ -178,9 +178,8 @@ def _events(workspace, trace_id: str, name: str) -> list[dict]:
 
 def test_a_tool_using_conversation_lands_the_table(shop, workspace):
     with ScriptedOpenAIServer(conversation(shop), api_key=KEY) as llm:
-        res = collect(
-            INSTRUCTION, sources=[shop], workspace=workspace, backend=LLMBackend(settings(llm.base_url))
-        )
+        backend = LLMBackend(settings(llm.base_url, structured_output="json_schema"))
+        res = collect(INSTRUCTION, sources=[shop], workspace=workspace, backend=backend)
         requests = list(llm.requests)
     assert res.status == "succeeded", res.error
     assert res.backend == "llm" and res.tokens > 0 and res.rows == len(BOOKS)
@@ -245,9 +244,8 @@ def test_an_endpoint_without_structured_output_gets_validated_json(shop, workspa
     for s in scripts:
         s["structured_output"] = False  # every model refuses response_format (400)
     with ScriptedOpenAIServer(scripts, api_key=KEY) as llm:
-        res = research_and_develop(
-            INSTRUCTION, sources=[shop], workspace=workspace, backend=LLMBackend(settings(llm.base_url))
-        )
+        backend = LLMBackend(settings(llm.base_url, structured_output="json_schema"))
+        res = research_and_develop(INSTRUCTION, sources=[shop], workspace=workspace, backend=backend)
         requests = list(llm.requests)
     assert res.stop_reason == "success", res.detail
     refused = _events(workspace, res.trace_id, "structured_output_unsupported")

@@ -82,3 +82,16 @@ def test_structured_outputs_are_json_schemas_without_titles():
     fmt = response_format(Role.PLAN)
     assert fmt["type"] == "json_schema" and fmt["json_schema"]["name"] == "plan_reply"
     assert "entity" in fmt["json_schema"]["schema"]["properties"]
+
+
+@pytest.mark.parametrize(
+    ("base_url", "hosted"),
+    [(None, True), ("https://api.openai.com/v1", True), ("https://x.openai.azure.com/openai/v1", True),
+     ("http://127.0.0.1:8000/v1", False), ("https://openai.com.evil.example/v1", False)],
+)  # fmt: skip
+def test_only_openais_own_api_gets_the_schema_beside_tools(base_url, hosted):
+    from pydantic import SecretStr
+
+    from prefect_autodata.agents.llm import LLMSettings
+
+    assert LLMSettings(base_url=base_url, api_key=SecretStr("k"), model="m").openai_hosted is hosted

@@ -183,12 +183,13 @@ class LLMClient:
         role: str,
     ) -> Completion:
         mode = self.settings.structured_output
-        if response_format is None or mode == "off" or model in self._no_structured:
+        skip = mode == "off" or (mode == "auto" and bool(tools) and not self.settings.openai_hosted)
+        if response_format is None or skip or model in self._no_structured:
             return self._call(model, messages, tools)
         try:
             return self._call(model, messages, tools, response_format)
         except openai.BadRequestError as exc:
-            if mode != "auto" or "response_format" not in f"{exc.message} {getattr(exc, 'param', '')}":
+            if "response_format" not in f"{exc.message} {getattr(exc, 'param', '')}":
                 raise
             self._no_structured.add(model)
             trace.emit(

@@ -48,9 +48,19 @@ class LLMSettings(BaseModel):
     stream: bool = False
     structured_output: Literal["auto", "json_schema", "off"] = Field(
         default="auto",
-        description="Ask for a JSON-Schema response_format: auto = where the endpoint accepts it "
-        "(validated JSON otherwise), json_schema = always, off = never.",
+        description="Ask for a JSON-Schema response_format. json_schema = on every request (an endpoint "
+        "that refuses it gets validated JSON from then on); auto = so on OpenAI's own API, elsewhere only on "
+        "requests without tools (servers such as vLLM constrain the whole reply to the schema, so a model "
+        "asked for it never calls a tool); off = never (validated JSON with a repair turn).",
     )
+
+    @property
+    def openai_hosted(self) -> bool:
+        """Whether the endpoint is OpenAI's own API (or Azure's), which keeps tool calls and schema apart."""
+        from urllib.parse import urlsplit
+
+        host = urlsplit(self.base_url).hostname or "" if self.base_url else "api.openai.com"
+        return host == "openai.com" or host.endswith((".openai.com", ".openai.azure.com"))
 
     def model_for(self, role: Role | str) -> str:
         return self.role_models.get(Role(role), self.model)
