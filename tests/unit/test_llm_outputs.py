@@ -46,6 +46,18 @@ def test_the_models_reading_wins_over_the_offline_parse():
     assert req.to_json()["entity"] == "paperback"  # the fixed `plan --json` shape
 
 
+def test_a_field_the_rules_also_read_keeps_their_normalised_name():
+    offline = make_plan("the Seattle Mariners pitching with strikeouts and wins in 2019")
+    norm = {f.name: f.normalized for f in offline.fields}
+    req = request_from_reply(
+        RequestReply.model_validate({"entity": "x", "fields": ["strikeouts", "era"]}), offline
+    )
+    assert [(f.name, f.normalized) for f in req.fields] == [
+        ("strikeouts", norm["strikeouts"]),
+        ("era", "era"),
+    ]
+
+
 def test_fields_and_schema_of_the_user_always_win():
     offline = make_plan(SENTENCE, fields=["Title", "Price"])
     req = request_from_reply(RequestReply.model_validate({"entity": "book", "fields": ["author"]}), offline)

@@ -153,15 +153,20 @@ def request_from_reply(reply: RequestReply, offline: Request) -> Request:
         req.entity = EntityName(singular=e, plural=(reply.entity.plural or _plural(e)).lower())
     user_given = bool(offline.fields) and offline.fields[0].origin in ("fields", "schema")
     if reply.fields and not user_given:
-        known = {f.normalized: f.type for f in offline.fields if f.type}  # the rules' types where they agree
+        # the rules' reading of the same field (its normalised name, e.g. a kind's column, and its type)
+        known = {f.name.lower(): f for f in offline.fields}
+        known.update({f.normalized: f for f in offline.fields})
         fields: list[RequestField] = []
         for f in reply.fields:
             f = ReplyField(name=f) if isinstance(f, str) else f
             name = _column(f.name)
             if name in {x.name for x in fields}:
                 continue
-            normalized = (f.normalized or name).strip().lower().replace(" ", "_")
-            t = _TYPES.get((f.type or "").lower()) or known.get(normalized)
+            rule = known.get(name.lower()) or known.get(
+                (f.normalized or name).strip().lower().replace(" ", "_")
+            )
+            normalized = f.normalized or (rule.normalized if rule else name.strip().lower().replace(" ", "_"))
+            t = _TYPES.get((f.type or "").lower()) or (rule.type if rule else None)
             fields.append(
                 RequestField(
                     name=name,
