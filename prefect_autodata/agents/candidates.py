@@ -1,6 +1,6 @@
 """Candidate collectors: what every inducer hands the engineering loop.
 
-One module below the inducers (engineering, offline/induction_html, induction/assemble) so that they
+One module below the inducers (engineering, offline/listings, induction/assemble) so that they
 share ``CandidateSpec`` without importing each other; the name they give a collector is
 ``agents.naming.default_name`` (the one name maker).
 """

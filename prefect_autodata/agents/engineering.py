@@ -855,7 +855,7 @@ def induce(
             cand = None
         if cand is not None:
             out.append(cand)
-    from prefect_autodata.agents.offline.induction_html import induce_listings  # list -> detail pages
+    from prefect_autodata.agents.offline.listings import induce_listings  # list -> detail pages
 
     best_cov = max((len(c.covered) for c in out), default=0)
     out += [

@@ -71,8 +71,8 @@ def test_year_range_collects_every_requested_year(task_id, sandbox_url, workspac
 def test_dry_run_judges_detail_fields_on_the_detail_pages_it_fetched(sandbox_url):
     """The request limit skips most detail pages: fill rates count only rows whose page was read."""
     from prefect_autodata.agents.evidence import Page
-    from prefect_autodata.agents.offline.induction_html import induce_listing, listing_spec
     from prefect_autodata.agents.offline.instruction import parse_instruction
+    from prefect_autodata.agents.offline.listings import induce_listing, listing_spec
     from prefect_autodata.runtime.fetch import Fetcher
     from prefect_autodata.runtime.runner import dry_run
     from prefect_autodata.runtime.spec import CollectorSpec

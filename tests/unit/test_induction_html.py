@@ -12,14 +12,14 @@ import pytest
 from lxml import html as lhtml
 
 from prefect_autodata.agents.evidence import Evidence, Page
-from prefect_autodata.agents.offline.induction_html import (
+from prefect_autodata.agents.offline.instruction import parse_instruction
+from prefect_autodata.agents.offline.listings import (
     find_regions,
     induce_listing,
     induce_listings,
     listing_spec,
     names_score,
 )
-from prefect_autodata.agents.offline.instruction import parse_instruction
 from prefect_autodata.runtime.extract import extract_field, extract_page, parse_document
 
 BASE = "http://example.test"
@@ -192,7 +192,7 @@ def test_sections_give_per_record_constants_and_scope_the_requested_years(monkey
 
     monkeypatch.setitem(vocab.CONFERENCES, "WCV", ("Widget Conference on Vision", ()))
     monkeypatch.setattr(
-        "prefect_autodata.agents.offline.induction_html.CONFERENCES", vocab.CONFERENCES, raising=True
+        "prefect_autodata.agents.offline.listings.regions.CONFERENCES", vocab.CONFERENCES, raising=True
     )
     plan = _plan("Collect all accepted papers of WACV from 2018 to 2020.")
     plan = plan.model_copy(
