@@ -213,7 +213,10 @@ class WebAgent:
                 continue
             ev.search.extend(hits)
             ranked = d.rank_hits(hits, plan)
+            # ordered by the full score; a hit is clearly weaker when it is so by the full score and
+            # by the plain relevance: the request's phrase and field words add hits, never drop one
             scores = [d.hit_score(h, plan) for h in ranked]
+            plain = [d.hit_score(h, plan, bonus=False) for h in ranked]
             self.observations.append(
                 ToolObservation(
                     tool="web_search",
@@ -221,8 +224,8 @@ class WebAgent:
                     result=f"{len(hits)} hits; best: {ranked[0].url if ranked else '-'}",
                 )
             )
-            for h, sc in list(zip(ranked, scores, strict=True))[: self.budget.seeds_per_query]:
-                if sc < max(scores[0] * 0.75, scores[0] - 1.0):
+            for h, sc, pl in list(zip(ranked, scores, plain, strict=True))[: self.budget.seeds_per_query]:
+                if d.clearly_weaker(sc, scores) and d.clearly_weaker(pl, plain):
                     continue  # clearly weaker than the best hit: another entity, another year
                 if h.url not in {c.url for c in chosen}:
                     chosen.append(h)

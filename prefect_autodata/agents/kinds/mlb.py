@@ -128,6 +128,15 @@ class MlbHittingKind(_MlbKind):
         "at bats": "AB",
         "runs": "R",
         "home runs": "HR",
+        "homers": "HR",
+        "games": "G",
+        "batting average": "AVG",
+        "batting avg": "AVG",
+        "ba": "AVG",
+        "on base percentage": "OBP",
+        "on base pct": "OBP",
+        "slugging": "SLG",
+        "slugging percentage": "SLG",
         "hits": "H",
         "doubles": "2B",
         "triples": "3B",
@@ -163,6 +172,8 @@ class MlbPitchingKind(_MlbKind):
         "earned runs": "ER",
         "strikeouts": "SO",
         "walks": "BB",
+        "whip": "WHIP",
+        "innings": "IP",
     }
 
     def checks(self, req: Request) -> list[Check]:

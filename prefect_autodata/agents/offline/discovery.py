@@ -129,14 +129,115 @@ def rank_hits(hits: list[SearchHit], plan: ParsedInstruction) -> list[SearchHit]
     return sorted(uniq.values(), key=key)
 
 
-def hit_score(h: SearchHit, plan: ParsedInstruction) -> float:
-    """Agreement of one hit with the plan; a hit about other years than the plan's is pushed down."""
-    s = relevance(f"{h.title} {h.snippet}", h.url, plan_terms(plan))
+# Words of a request that ask rather than describe ("could you compile ... listed on this site").
+_FILLER = frozenset(
+    """a an the of in on at to for from with by and or all every each any some me my i we you your our
+    can could would will please need want like get grab fetch collect compile build make create send
+    download scrape give find show list listed table dataset data set csv spreadsheet site this that
+    there here website page pages including include their its one every only just also""".split()
+)
+#: weight of the longest run of the user's own words a hit repeats in order, per word beyond the first
+PHRASE_WEIGHT = 2.0
+#: weight of the share of the requested fields a hit names (a snippet listing "team, season, hr, avg")
+FIELDS_WEIGHT = 4.0
+#: a term the request's record kind adds but the user did not write weighs at most this
+IMPLIED_MAX = 1.0
+
+
+def _stems(text: str) -> list[str]:
+    from prefect_autodata.agents.induction.lexicon import singular
+
+    return [singular(w) for w in words(text)]
+
+
+def _content_words(text: str) -> list[str]:
+    return [w for w in _stems(text) if w not in _FILLER]
+
+
+def phrase_run(user: list[str], other: list[str]) -> int:
+    """The longest run of consecutive words of ``user`` that ``other`` holds in the same order."""
+    best = 0
+    prev = [0] * (len(other) + 1)
+    for a in user:
+        cur = [0] * (len(other) + 1)
+        for j, b in enumerate(other, 1):
+            if a == b:
+                cur[j] = prev[j - 1] + 1
+                best = max(best, cur[j])
+        prev = cur
+    return best
+
+
+def field_coverage(plan: Any, text: str) -> float:
+    """Share of the fields the user named (``--fields``, the sentence, a schema) that ``text`` names,
+    by the one matcher (a word, a synonym, an abbreviation; the plan's column for the word counts)."""
+    from prefect_autodata.agents.induction import matching as mt
+
+    fields = [f for f in getattr(plan, "fields", None) or [] if getattr(f, "origin", "") != "kind_default"]
+    if not fields:
+        return 0.0
+    toks = words(text)
+    grams = set(toks) | {f"{a} {b}" for a, b in zip(toks, toks[1:], strict=False)}
+    aliases = mt.aliases_of(plan)
+    hit = 0
+    for f in fields:
+        names = [n for n, _ in mt.names_of(f.name, aliases)]
+        if any(mt.name_score(n, g) >= 0.8 for n in names for g in grams):
+            hit += 1
+    return hit / len(fields)
+
+
+def named_subjects(plan: Any) -> list[str]:
+    """What the request names by value: its record kind's subjects (teams, players, tickers) and the
+    text values of its filters ("Nikon", "Mediterranean")."""
+    out: list[str] = []
+    kind = kinds.get(getattr(plan, "kind", None))
+    if kind is not None:
+        try:
+            out += [str(x) for x in kind.who(plan) or []]
+        except Exception:  # a kind that cannot name its subjects for this plan names none
+            pass
+    for f in getattr(plan, "filters", None) or []:
+        for v in f.value if isinstance(f.value, list) else [f.value]:
+            if isinstance(v, str) and v.strip():
+                out.append(v)
+    return [x for x in out if _stems(x)]
+
+
+def hit_score(h: SearchHit, plan: ParsedInstruction, *, bonus: bool = True) -> float:
+    """Agreement of one hit with the plan; a hit about other years than the plan's is pushed down.
+
+    The plan's terms (``relevance``) count, a term the record kind implies but the user did not write
+    at most ``IMPLIED_MAX``; then the user's own phrase repeated in order ("MLB team batting seasons")
+    and the share of the requested fields the hit names: a site described in the request's own
+    words over one that only shares its topic. ``bonus=False`` leaves those two out (the plain
+    relevance a caller compares hits by to drop the clearly weaker ones)."""
+    terms = plan_terms(plan)
+    said = set(_stems(getattr(plan, "text", "") or ""))
+    terms = {
+        k: (w if k in said or _stems(k)[:1] and _stems(k)[0] in said or k.isdigit() else min(w, IMPLIED_MAX))
+        for k, w in terms.items()
+    }
+    text = f"{h.title} {h.snippet}"
+    s = relevance(text, h.url, terms)
+    subjects = named_subjects(plan)
+    toks = set(_stems(f"{text} {urlsplit(h.url).path} {urlsplit(h.url).query}"))
+    if bonus and (not subjects or any(set(_stems(x)) & toks for x in subjects)):
+        # a hit about none of the request's named subjects (a team, a filter value) gets no bonus
+        run = phrase_run(_content_words(getattr(plan, "text", "") or ""), _content_words(text))
+        s += PHRASE_WEIGHT * max(0, min(run, 5) - 1)
+        s += FIELDS_WEIGHT * field_coverage(plan, text)
     years = {str(y) for y in plan.years}
     hit_years = {w for w in words(f"{h.title} {h.url}") if re.fullmatch(r"(19|20)\d\d", w)}
     if years and hit_years and not (hit_years & years) and len(years) < 6:
         s -= 2.5
     return s
+
+
+def clearly_weaker(score: float, scores: list[float]) -> bool:
+    """Whether a hit's ``score`` is clearly below the best of ``scores``: another entity, another year."""
+    top = max(scores, default=score)
+    return score < max(top * 0.75, top - 1.0)
 
 
 def link_score(link: Link, terms: dict[str, float]) -> float:
