@@ -62,3 +62,32 @@ def test_jsonld_pairs_graph_and_lists_read_back_through_the_page_json():
             root, FieldRule.model_validate({"name": "v", **rule}), page_url="http://127.0.0.1/", params={}
         )
         assert str(v).strip() == value, (label, rule)
+
+
+def test_opengraph_page_metadata_is_no_record_field():
+    # og:type / og:url / og:site_name describe the page ("article", its own address): a "type" or
+    # "website" field must never read them; og:title and og:description stay
+    page = """<html><head><meta property="og:title" content="Alma College">
+<meta property="og:type" content="article"><meta property="og:url" content="https://x.test/a.html">
+<meta property="og:site_name" content="Campus List"><meta property="og:description" content="ok">
+</head><body></body></html>"""
+    labels = {label for label, _, _ in properties(page)}
+    assert {"title", "description"} <= labels
+    assert not labels & {"type", "url", "site_name"}
+
+
+def test_a_dotted_decimal_that_reads_as_grouped_integer_is_typed_as_a_number():
+    # "4.170" (an ERA) looks like 4,170 in dotted grouping; the integer transform would refuse it on
+    # every page, so the rule is a float and reads back 4.17
+    from prefect_autodata.agents.induction.matching import Candidate
+    from prefect_autodata.agents.induction.rules import typed_rule
+
+    html = '<html><head><script type="application/ld+json">{"era": "4.170"}</script></head></html>'
+    cand = Candidate(
+        label="era", values=["4.170", "3.200", "4.020"], rule={"jsonpath": "$['ld+json'][0]['era']"}
+    )
+    rule = typed_rule("era", cand)
+    assert rule.type == "float"
+    assert extract_field(parse(html), rule, page_url="http://127.0.0.1/", params={}) == 4.17
+    grouped = typed_rule("n", Candidate(label="n", values=["1.234.567", "2.345.678"], rule={"xpath": "//p"}))
+    assert grouped.type == "string"

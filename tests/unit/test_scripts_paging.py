@@ -120,3 +120,45 @@ def test_a_raised_size_the_server_refuses_falls_back_to_the_calls_own() -> None:
         assert first["items"]
     finally:
         srv.shutdown()
+
+
+def test_param_names_take_the_role_their_config_slot_names() -> None:
+    # "PageNumber" holds "num" (a size word) yet its slot says page; the answer's "TotalCount" and
+    # "NextCursor" (read through *Path slots) are no parameters; "count" is the size
+    code = (
+        'const C = {"totalPath": "TotalCount", "nextPath": "NextCursor", "pageParam": "PageNumber", '
+        '"offsetParam": "start", "cursorParam": "NextToken", "sizeParam": "count"};'
+    )
+    names = scripts.param_names([code])
+    assert names["page"][:1] == ["PageNumber"] and names["size"][:1] == ["count"]
+    assert "TotalCount" not in names["size"] and names["cursor"][:1] == ["NextToken"]
+    assert scripts.role("pageNumber") == "page" and scripts.role("pageSize") == "size"
+    assert scripts.role("total_count") is None
+
+
+def test_the_column_flagged_as_title_answers_an_unmatched_text_field() -> None:
+    from prefect_autodata.agents.induction.recordset import RecordSet
+
+    cfg = {
+        "fields": [
+            {"path": "maker", "label": "Hersteller", "title": False},
+            {"path": "model", "label": "Modell", "title": True},
+            {"path": "price", "label": "Preis", "title": False},
+        ]
+    }
+    html = f"<html><body><script>const C = {json.dumps(cfg)};</script></body></html>"
+    rows = [
+        {"maker": "GE", "model": "J1250 Silver", "price": "$132.99"},
+        {"maker": "Canon", "model": "S90", "price": "$395.99"},
+    ]
+    rs = RecordSet(path="$.items[*]", keys=["maker", "model", "price"], labels={}, rows=rows, count=2)
+    assert scripts.title_keys({"C": cfg}) == ["model"]
+    matched = {"manufacturer": type("M", (), {"key": "maker"})()}
+    got = scripts.title_match(["item", "manufacturer", "price"], rs, matched, html)
+    assert got is not None and got[:2] == ("item", "model")
+    # two flagged definitions say nothing; a key already matched is not taken twice
+    cfg["fields"][0]["title"] = True
+    assert scripts.title_keys({"C": cfg}) == []
+    cfg["fields"][0]["title"] = False
+    html = f"<html><body><script>const C = {json.dumps(cfg)};</script></body></html>"
+    assert scripts.title_match(["item"], rs, {"item": type("M", (), {"key": "model"})()}, html) is None

@@ -17,10 +17,15 @@ def typed_rule(name: str, cand: Candidate) -> FieldRule:
     tr = [Transform.model_validate(t) for t in rule.pop("transforms", [])]
     kind, share = dominant_type(cand.values)
     col = "string"
-    if share == 1.0 and kind == "integer":
+    # "4.170" reads as a grouped integer, but the integer transform refuses a dot: a number then
+    # ("1.234.567", dots grouping thousands, stays text: neither transform reads it)
+    dotted = any("." in str(v) for v in cand.values if v is not None)
+    if kind == "integer" and any(str(v).count(".") > 1 for v in cand.values if v is not None):
+        share = 0.0
+    if share == 1.0 and kind == "integer" and not dotted:
         col = "integer"
         tr += [Transform(op="replace", pattern=r"[,\s\u202f]", value=""), Transform(op="integer")]
-    elif share == 1.0 and kind == "number":
+    elif share == 1.0 and kind in ("number", "integer"):
         col = "float"
         tr += [Transform(op="number")]
     return FieldRule(name=name, type=col, transforms=tr, **rule)

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from prefect_autodata.runtime.scriptjson import page_json
 from prefect_autodata.runtime.spec import Pagination, Selector
 
 MAX_PROBES = 16
@@ -38,19 +39,56 @@ _TOTAL = re.compile(r"^(?:total|totalcount|count|totalresults|totalitems|numfoun
 _NEXT = re.compile(r"next|cursor|token|after|continuation", re.I)
 
 
+_SIZEISH = re.compile(r"size|limit|per.?page|count|rows|take|max|length", re.I)
+_NOT_PARAM = re.compile(r"^total|total$", re.I)  # a response's record count, never a request parameter
+# ``pageParam: "PageNumber"``, ``size_param: "count"``: a config slot whose name says what the
+# parameter it holds does (the role word, then param/arg/key/name/query/field/var)
+_SLOT = re.compile(
+    r"""["']?([A-Za-z_$][\w$]*?)[_\-]?(?:param(?:eter)?|arg|key|name|query|field|var)s?["']?\s*:\s*"""
+    r"""(["'])([A-Za-z_][A-Za-z0-9_\-]{0,24})\2""",
+    re.I,
+)
+# ``totalPath: "count"``: a slot naming a place in the answer (a JSON path), not a parameter
+_PATH_SLOT = re.compile(
+    r"""["']?[A-Za-z_$][\w$]*(?:path|selector|field)["']?\s*:\s*(["'])([^"'\\]{1,40})\1""", re.I
+)
+
+
 def role(name: str) -> str | None:
-    """page / offset / cursor / size: what a query parameter's name says it does, else None."""
+    """page / offset / cursor / size: what a query parameter's name says it does, else None.
+
+    ``pageNumber`` pages (its ``num`` is no size) while ``pageSize`` sizes; ``totalCount`` is what
+    an answer says, not a parameter."""
+    if _NOT_PARAM.search(name):
+        return None
     for r, rx in _ROLES:
+        if r == "size" and _ROLES[-1][1].search(name) and not _SIZEISH.search(name):
+            continue  # page + num/no/index: a page number
         if rx.search(name):
             return r
     return None
 
 
 def param_names(scripts: list[str]) -> dict[str, list[str]]:
-    """Parameter names a page's scripts use, by role, in order of appearance."""
+    """Parameter names a page's scripts use, by role, in order of appearance.
+
+    A name held in a config slot that says its role (``pageParam: "PageNumber"``) comes first and
+    takes the slot's role; names the script reads answers by (``totalPath: "count"``) are skipped."""
     out: dict[str, list[str]] = {r: [] for r in _COMMON}
     for code in scripts:
+        paths = {m.group(2) for m in _PATH_SLOT.finditer(code)}
+        slotted: list[tuple[str, str]] = []
+        for m in _SLOT.finditer(code):
+            r = role(m.group(1)) if m.group(1) else None
+            if r:
+                slotted.append((r, m.group(3)))
+        for r, name in slotted:
+            if name not in out[r]:
+                out[r].append(name)
+        taken = {name for _, name in slotted}
         for name in [m.group(2) for m in _STRING.finditer(code)] + _QUERY_NAME.findall(code):
+            if name in taken or name in paths:
+                continue
             r = role(name)
             if r and name not in out[r] and len(name) <= 20:
                 out[r].append(name)
@@ -234,6 +272,74 @@ def label_sets(sets: list[Any], html: str | None) -> None:
             shown = labels.get(str(k))
             if shown and str(rs.labels.get(k, k)) == str(k):
                 rs.labels[k] = shown
+
+
+_TITLE_FLAG = re.compile(r"^(?:is_?)?(?:title|heading|headline|primary|main)$", re.I)
+_KEY_SLOT = re.compile(r"^(?:field|key|path|accessor(?:key)?|data(?:index|field|key)?|prop(?:erty)?)$", re.I)
+
+
+def title_keys(obj: Any, depth: int = 0) -> list[str]:
+    """Record keys a page's column definitions flag as each record's own name (``title: true``).
+
+    A definition list (two or more objects, each naming one record key in a key slot) where exactly
+    one definition sets a title-like flag to ``true``: that key is what the page shows as each
+    record's heading (the "model" of a camera, the "club" of a season)."""
+    out: list[str] = []
+    if depth > 6:
+        return out
+    if isinstance(obj, list):
+        defs = []
+        for d in obj[:200]:
+            if not isinstance(d, dict):
+                continue
+            keys = [v for k, v in d.items() if _KEY_SLOT.match(str(k)) and isinstance(v, str) and v]
+            if len(keys) == 1:
+                defs.append((keys[0], any(v is True for k, v in d.items() if _TITLE_FLAG.match(str(k)))))
+        flagged = [k for k, f in defs if f]
+        if len(defs) >= 2 and len(flagged) == 1:
+            out.append(flagged[0])
+        for x in obj[:50]:
+            if isinstance(x, dict | list):
+                out += [k for k in title_keys(x, depth + 1) if k not in out]
+    elif isinstance(obj, dict):
+        for v in obj.values():
+            if isinstance(v, dict | list):
+                out += [k for k in title_keys(v, depth + 1) if k not in out]
+    return out
+
+
+def title_key(rs: Any, html: str | None) -> str | None:
+    """The key of ``rs`` the page's column definitions flag as the record's name, else None."""
+    if not html or rs is None or rs.positional:
+        return None
+    from prefect_autodata.agents.induction.dom import parse
+
+    root = parse(html)
+    if root is None:
+        return None
+    have = {str(k): k for k in rs.keys}
+    return next((have[k] for k in title_keys(page_json(root)) if k in have), None)
+
+
+def title_match(
+    targets: list[str], rs: Any, matches: dict[str, Any], html: str | None
+) -> tuple[str, Any, str] | None:
+    """``(target, key, why)``: the first unmatched text field takes the flagged title key (else None).
+
+    Why: a request names the record's heading in its own word ("item", "vehicle", "club"); the
+    page says which key is that heading, which the key's name alone ("model", "MakeModel") may not."""
+    key = title_key(rs, html)
+    if key is None or any(m.key == key for m in matches.values()):
+        return None
+    from prefect_autodata.agents.induction.matching import _TEXTISH, dominant_type, expected_type
+
+    vals = [r.get(key) for r in rs.rows]
+    if dominant_type([v for v in vals if v not in (None, "")])[0] != "text":
+        return None
+    for t in targets:
+        if t not in matches and expected_type(t) in _TEXTISH:
+            return t, key, f"{key!r} (the page's column definitions flag it as the record's name)"
+    return None
 
 
 def paginate(

@@ -44,6 +44,26 @@ def _scalar(v: Any) -> bool:
 
 
 _SKIP = {"@context", "@type", "@id", "url", "image", "sameAs", "mainEntityOfPage"}
+# OpenGraph properties that describe the page, not the thing on it: its object type ("article",
+# "website"), its own address, the site, the language and the share images
+_PAGE_META = {
+    "og:type",
+    "og:url",
+    "og:site_name",
+    "og:locale",
+    "og:locale:alternate",
+    "og:image",
+    "og:image:url",
+    "og:image:secure_url",
+    "og:image:type",
+    "og:image:width",
+    "og:image:height",
+    "og:image:alt",
+    "og:determiner",
+    "fb:app_id",
+    "twitter:card",
+    "twitter:site",
+}
 
 
 def jsonld_properties(root: Any, *, max_items: int = 1) -> list[tuple[str, str, dict[str, Any]]]:
@@ -107,7 +127,7 @@ def properties(html: str, url: str = "", root: Any = None) -> list[tuple[str, st
             out.append((k, text(el), rule))
     for el in root.xpath("//meta[@property][@content]")[:100]:
         k = el.get("property")
-        if ":" not in k:
+        if ":" not in k or k.lower() in _PAGE_META:
             continue
         rule = {"xpath": f"//meta[@property={xq(k)}]/@content", "transforms": [{"op": "strip"}]}
         out.append((k.split(":", 1)[-1], clean(el.get("content")), rule))
