@@ -718,6 +718,13 @@ def induce_html_table(
     base = f"{parts.scheme}://{parts.netloc}"
     path = url[len(base) :]
     nxt = next_link_selector(body)
+    more = None
+    if not nxt:  # numbered pages, offsets, a pager showing the current page as text: what the page shows
+        from prefect_autodata.agents.induction import pagination as pages_of
+        from prefect_autodata.agents.induction.dom import parse as parse_html
+
+        root = parse_html(body)
+        more = pages_of.detect(root, url) if root is not None else None
     spec = CollectorSpec(
         name=default_name(plan),
         description=plan.text,
@@ -731,9 +738,10 @@ def induce_html_table(
                 request=RequestTemplate(url="{base_url}" + path.replace("{", "%7B").replace("}", "%7D")),
                 records=Selector(xpath=tc.records_xpath),
                 fields=rules,
-                pagination=Pagination(kind="next_link", next=Selector(css=nxt)) if nxt else None,
+                pagination=Pagination(kind="next_link", next=Selector(css=nxt)) if nxt else more,
             )
         ],
+        python=_row_filter(plan, covered),  # a table shows every record; the request asked for some
         politeness=FetchPolicy(rate_limit_per_host=0, concurrency_per_host=4),
     )
     score = 1.0 + len(covered) / max(1, len(targets)) + 0.3 * _size_fit(tc.count, plan)
