@@ -361,6 +361,8 @@ def induce_json(
     rs, matches = _pick_record_set(sets, targets, plan, endpoint.record_path_hint, names)
     if rs is None:
         return None
+    if (tm := js.title_match(targets, rs, matches, page_html)) is not None:  # the page's title column
+        matches[tm[0]] = FieldMatch(target=tm[0], key=tm[1], score=0.6, why=tm[2])
     total_key = None
     if isinstance(obj, dict):
         total_key = next(
