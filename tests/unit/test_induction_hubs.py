@@ -44,3 +44,27 @@ def test_navigation_and_pagers_are_not_index_bars():
         "<p><a href='/x/one'>One thing</a> <a href='/x/two'>Another thing</a></p></main></body></html>"
     )
     assert find(parse(html), "http://127.0.0.1:9/l/") == []
+
+
+@pytest.mark.parametrize("seed", [3, 41])
+def test_parts_holding_one_record_each_are_pooled_into_one_listing(seed):
+    from prefect_autodata.agents.induction.hubs import pool_singletons
+    from prefect_autodata.agents.induction.regions import find_regions
+
+    rng = random.Random(seed)
+    item, box = (f"c{''.join(rng.choices(string.ascii_lowercase, k=5))}" for _ in range(2))
+    letters = sorted(rng.sample(string.ascii_uppercase, rng.randint(3, 6)))
+    wrap = rng.random() < 0.5  # an extra wrapper of one child around the list on every part
+
+    def part(x: str, i: int) -> str:
+        rec = f"<div class='{item}'><h2>{x}{''.join(rng.choices(string.ascii_lowercase, k=5))}</h2><dl><dt>Maker</dt><dd>Ann {i}</dd><dt>Price</dt><dd>${i}.50</dd></dl></div>"
+        inner = f"<div class='{box}'>{rec}</div>"
+        inner = f"<section>{inner}</section>" if wrap else inner
+        return f"<html><body><nav><a href='/'>Home</a></nav><main><h1>Items: {x}</h1>{inner}</main></body></html>"
+
+    pages = [part(x, i) for i, x in enumerate(letters)]
+    assert find_regions(parse(pages[0]), min_items=2) == []  # one record: no repeated structure
+    regions = find_regions(parse(pool_singletons(pages)), min_items=2)
+    assert regions and regions[0].count == len(letters), seed
+    assert regions[0].records_xpath.count(item) == 1, (seed, regions[0].records_xpath)
+    assert all(parse(p).xpath(regions[0].records_xpath) for p in pages)  # the rule holds on each part

@@ -32,6 +32,12 @@ from prefect_autodata.runtime.spec import (
 
 PART = "part"
 INDEX_SOURCE = "index"
+# A sub-page is a listing (a year of papers may be megabytes), not a detail page: read it unless huge.
+MAX_PART_BYTES = 8_000_000
+# Sub-pages read to induce and check the record rules. One letter of a small catalogue may hold a
+# single record, which shows no repeated structure: reading several parts finds one with two or more
+# (and pools the others' records in), however the records happen to fall over the parts.
+SAMPLE_PARTS = 8
 
 
 @dataclass
@@ -179,6 +185,77 @@ def _reads_back(hub: Hub) -> bool:
         if hub.param is None and hub.template.replace("{" + PART + "}", p) != u.split("#")[0]:
             return False
     return True
+
+
+def sample_urls(hub: Hub, k: int = SAMPLE_PARTS) -> list[str]:
+    """Up to ``k`` sub-page URLs spread over the index (first, last and evenly between)."""
+    urls = list(dict.fromkeys(hub.urls))
+    if len(urls) <= k:
+        return urls
+    step = (len(urls) - 1) / (k - 1)
+    return list(dict.fromkeys(urls[round(i * step)] for i in range(k)))
+
+
+def _leaves(node: Any) -> int:
+    """Text pieces of an element (its own text, its children's texts and tails)."""
+    return sum(1 for t in node.itertext() if clean(t))
+
+
+def pool_singletons(htmls: list[str]) -> str | None:
+    """The first sub-page with the records of the others appended, when each part shows one record.
+
+    A letter holding a single record shows no repeated structure, so no region is found on it. The
+    parts share their template: the record container is the innermost element, at the same path on
+    every part, whose element children are (nearly) all of one tag, each a unit of several text
+    pieces (a record has fields), with texts that differ between parts. Its children on the other
+    parts are appended to it, and the page so pooled shows the records side by side.
+    """
+    from copy import deepcopy
+
+    from lxml import html as lhtml
+
+    from prefect_autodata.agents.induction.dom import SKIP_TAGS, abs_path, elements, parse
+
+    roots = [parse(h) for h in htmls]
+    if len(roots) < 2 or any(r is None for r in roots):
+        return None
+    first, others = roots[0], roots[1:]
+    best = None
+    for node in first.iter():
+        if not isinstance(node.tag, str) or node.tag in SKIP_TAGS or is_furniture(node):
+            continue
+        p = abs_path(node)
+        peers = [o.xpath(p) for o in others]
+        if any(len(x) != 1 or x[0].tag != node.tag for x in peers):
+            continue
+        units = []
+        for el in [node, *(x[0] for x in peers)]:
+            kids = elements(el)
+            if not kids:
+                break
+            tag = (
+                kids[0].tag if len(kids) == 1 else max({k.tag for k in kids}, key=[k.tag for k in kids].count)
+            )
+            mine = [k for k in kids if k.tag == tag]
+            if len(mine) * 3 < len(kids) * 2 or any(_leaves(k) < 2 for k in mine):
+                break
+            units.append(mine)
+        else:
+            tags = {u[0].tag for u in units}
+            texts = [clean(k.text_content()) for u in units for k in u]
+            if len(tags) == 1 and len(set(texts)) == len(texts):
+                best = (node, units)  # document order: a later hit is nested deeper
+    if best is None:
+        return None
+    node, units = best
+    at = units[0][-1]
+    for unit in units[1:]:
+        for k in unit:
+            copy = deepcopy(k)
+            copy.tail = None
+            at.addnext(copy)
+            at = copy
+    return lhtml.tostring(first, encoding="unicode")
 
 
 def wrap(spec: CollectorSpec, hub: Hub, hub_url: str) -> CollectorSpec:
