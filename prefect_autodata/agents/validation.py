@@ -255,9 +255,12 @@ def design_checks(
     elif year and columns[year] == "integer" and year in spec.primary_key and scope.entity != "stock":
         if scope.end_year:
             checks.append(RangeCheck(column=year, max=scope.end_year))
-        # every season between the first and the last one collected: a gap is a missing season
+        # every season between the first and the last one collected: a gap is a missing season, or
+        # a source that keeps only some seasons (no season was asked for): reported, never blocking
         checks.append(
-            CompletenessCheck(name=f"completeness:seasons:{year}", keys={year: KeyDomain(contiguous=True)})
+            CompletenessCheck(
+                name=f"completeness:seasons:{year}", keys={year: KeyDomain(contiguous=True)}, severity="warn"
+            )
         )
     elif year and scope.end_year and columns[year] == "integer":
         checks.append(RangeCheck(column=year, max=scope.end_year))
@@ -273,8 +276,11 @@ def design_checks(
         elif scope.expected_rows and not scope.expected_approx:
             checks.append(RowCountCheck(min=scope.expected_rows, max=scope.expected_rows))
         elif scope.expected_rows:
+            # the plan's estimate from what it knows of the world ("30 teams per season"), not a
+            # figure the source or the request states: a source holding other rows is reported
             lo_n, hi_n = _row_bounds(scope.expected_rows, tolerance)
-            checks.append(RowCountCheck(min=max(1, lo_n), max=hi_n))
+            checks.append(RowCountCheck(min=max(1, lo_n), max=hi_n, severity="warn"))
+            checks.append(RowCountCheck(name="row_count_any", min=1))
         else:
             checks.append(RowCountCheck(min=1))
     else:

@@ -270,6 +270,7 @@ def test_design_checks_expects_every_season():
     plan = parse_instruction("Every regular season of the Toronto Raptors", today=TODAY)
     cs = design_checks(plan, _spec(["YEAR"], fields), today=TODAY)
     assert cs.by_name()["completeness:seasons:YEAR"].keys["YEAR"].contiguous
+    assert cs.by_name()["completeness:seasons:YEAR"].severity == "warn"  # a source may keep only some seasons
 
 
 def test_design_checks_uses_a_listing_total_and_the_plan_size_with_a_tolerance():
@@ -287,8 +288,11 @@ def test_design_checks_uses_a_listing_total_and_the_plan_size_with_a_tolerance()
     assert (rc.min, rc.max) == (860, 860)
     # an approximate plan size: bounds with the stated tolerance
     scope = Scope(entity="paper", expected_rows=200, expected_approx=True)
-    rc = design_checks(scope, spec, today=TODAY, tolerance=0.1).by_name()["row_count"]
+    by = design_checks(scope, spec, today=TODAY, tolerance=0.1).by_name()
+    rc = by["row_count"]
     assert (rc.min, rc.max) == (180, 220)
+    # an estimate from world knowledge is reported, never blocking; an empty batch still fails
+    assert rc.severity == "warn" and by["row_count_any"].min == 1 and by["row_count_any"].severity == "error"
 
 
 def test_a_range_still_being_filled_ends_at_the_last_completed_session():
