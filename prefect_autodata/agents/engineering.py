@@ -230,7 +230,8 @@ def _docs_pagination(
     total = None
     cursor = None
     for path, key, v in _body_values(obj, container):
-        if key in (pg.size_param, pg.param):
+        # the body may hand the next cursor back under the parameter's own name ("next" in, "next" out)
+        if key == pg.size_param or (key == pg.param and pg.kind != "cursor"):
             continue
         if (
             total is None
@@ -240,7 +241,8 @@ def _docs_pagination(
             and (_TOTAL_NAME.match(norm(key)) or re.search(r"\btotal\b", names.get(key, ""), re.I))
         ):
             total = path
-        if cursor is None and isinstance(v, str) and v.strip() and _CURSOR_NAME.search(key):
+        named = _CURSOR_NAME.search(key) or (key == pg.param and pg.kind == "cursor")
+        if cursor is None and isinstance(v, str) and v.strip() and named:
             if not v.startswith(("http://", "https://", "/", "?")):
                 cursor = path
     size = pg.max_size if pg.max_size and 1 <= pg.max_size <= 10000 else None
@@ -275,14 +277,38 @@ def _docs_names(endpoint: Endpoint, evidence: Evidence, reader: Any) -> dict[str
     from prefect_autodata.agents.induction import apidocs
 
     src = endpoint.source_page
+    path = urlsplit(endpoint.example_url).path.rstrip("/")
     out: dict[str, str] = {}
-    for p in evidence.candidates:
-        if not src or src not in (p.url, p.final_url) or p.kind != "html":
+    # the page the endpoint was found on first, then any documentation of the site that names its path
+    # (an OpenAPI document found later, the HTML reference beside it)
+    pages = sorted(evidence.candidates, key=lambda p: not (src and src in (p.url, p.final_url)))
+    for p in pages:
+        own = bool(src) and src in (p.url, p.final_url)
+        if p.kind not in ("html", "json") or (not own and not _same_host(p.final_url or p.url, endpoint)):
             continue
         body = _read(reader, p.cache_id)
-        if body:
-            out.update(apidocs.documented_names(body))
+        if not body:
+            continue
+        if p.kind == "html":
+            if not own and (not path or path not in body):
+                continue
+            names = apidocs.documented_names(body)
+        else:
+            try:
+                obj = json.loads(body)
+            except ValueError:
+                continue
+            paths = {urlsplit(u).path.rstrip("/") for u in apidocs.read_openapi(obj, p.final_url).endpoints}
+            if not own and path not in paths:
+                continue
+            names = apidocs.openapi_names(obj)
+        for k, v in names.items():
+            out.setdefault(k, v)
     return out
+
+
+def _same_host(url: str, endpoint: Endpoint) -> bool:
+    return urlsplit(url).netloc == urlsplit(endpoint.example_url).netloc
 
 
 def _hint_matches(hint: str, path: str) -> bool:

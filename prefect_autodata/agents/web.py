@@ -308,7 +308,9 @@ class WebAgent:
         clean = clean_html(html, final_url)
         if not rendered:
             docs = apidocs.read_api_docs(html, final_url)
-            if docs.endpoints and (docs.auth or d.is_docs_text(clean.title + " " + clean.text[:3000])):
+            # words of the page as separate words (the clean text runs table cells together)
+            words = clean.title + " " + apidocs.page_text(html)[:3000]
+            if docs.endpoints and (docs.auth or d.is_docs_text(words)):
                 self._api_docs[final_url] = docs
         if clean.hidden_removed:
             ev.notes.append(f"{final_url}: ignored {clean.hidden_removed} hidden element(s)")

@@ -67,3 +67,35 @@ def test_json_lines_read_as_an_array_of_records():
     assert doc.root == [{"id": i, "name": f"r{i}"} for i in range(n)]
     with pytest.raises(ValueError):
         loads("not json\nat all")
+
+
+def test_openapi_parameter_and_property_descriptions():
+    from prefect_autodata.agents.induction.apidocs import openapi_names
+
+    doc = {
+        "openapi": "3.0.3",
+        "paths": {
+            "/v1/things": {
+                "get": {
+                    "parameters": [
+                        {"name": "lim", "in": "query", "description": "Records per response, 1 to 90."},
+                        {"name": "id", "in": "path", "description": "The id."},
+                    ]
+                }
+            }
+        },
+        "components": {
+            "schemas": {
+                "Thing": {
+                    "properties": {
+                        "vhc": {"type": "string", "description": "Make & model"},
+                        "n": {"type": "integer", "description": "integer"},
+                    }
+                }
+            }
+        },
+    }
+    names = openapi_names(doc)
+    assert names == {"lim": "Records per response, 1 to 90.", "vhc": "Make & model"}
+    assert paging_from_docs(names).max_size == 90
+    assert openapi_names({"paths": {}}) == {}  # not an OpenAPI document

@@ -204,6 +204,33 @@ def read_openapi(obj: Any, doc_url: str) -> ApiDocs:
     return ApiDocs(endpoints=out, auth=auth, openapi=True)
 
 
+def openapi_names(obj: Any) -> dict[str, str]:
+    """Parameter and property name → its description in an OpenAPI document (what ``documented_names``
+    reads from an HTML page: "Records per response, 1 to 500", "Make & model")."""
+    out: dict[str, str] = {}
+    if not is_openapi(obj):
+        return out
+    for ops in obj["paths"].values():
+        for op in ops.values() if isinstance(ops, dict) else []:
+            for prm in (op.get("parameters") or []) if isinstance(op, dict) else []:
+                if isinstance(prm, dict) and prm.get("in") == "query" and prm.get("name"):
+                    desc = _squash(str(prm.get("description") or ""))
+                    if desc:
+                        out.setdefault(str(prm["name"]), desc[:300])
+    schemas = (obj.get("components") or {}).get("schemas") or obj.get("definitions") or {}
+    for sch in schemas.values() if isinstance(schemas, dict) else []:
+        props = sch.get("properties") if isinstance(sch, dict) else None
+        for name, prop in props.items() if isinstance(props, dict) else []:
+            desc = (
+                _squash(str(prop.get("description") or prop.get("title") or ""))
+                if isinstance(prop, dict)
+                else ""
+            )
+            if desc and not _TYPE_WORDS.match(desc):
+                out.setdefault(str(name), desc[:300])
+    return out
+
+
 def _openapi_text(obj: Any) -> str:
     """Every description/example string of an OpenAPI document, to find a stated demo key."""
     parts: list[str] = []
