@@ -18,6 +18,9 @@ LAYOUTS = {
     "bold-tail": "<ul><li><b>Author:</b> Jane Doe</li><li><strong>Price:</strong> £12.99</li></ul>",
     "spans": "<div><span>Author</span><span>Jane Doe</span></div><div><span>Price</span><span>£12.99</span></div>",
     "label-link": "<p>Author: <a href='/a/1'>Jane Doe</a></p><p><em>Price:</em> <span>£12.99</span></p>",
+    "pieces": "<p><b>Author:</b> <span>Jane</span> <span>Doe</span></p><p><b>Price:</b> <span>£12</span><span>.99</span></p>",
+    "icon-pieces": "<p><span aria-label='Author'>✎</span> <span>Jane</span> <span>Doe</span></p>"
+    "<p><i title='Price' aria-hidden='true'>$</i> <span>£1</span><span>2.99</span></p>",
     "split": "<dl><dt>Author:</dt><dd><span>Jane</span> <span>Doe</span></dd><dt>Price:</dt><dd>£<i>12</i>.99</dd></dl>",
 }
 

@@ -88,3 +88,17 @@ def test_navigation_alone_is_not_preferred_over_records():
     best = find_regions(root)[0]
     assert best.items[0].tag == "div" and best.count == 4
     assert "results" in best.records_xpath  # anchored on the id
+
+
+def test_records_repeating_their_text_are_told_apart_by_their_links():
+    """One team over many seasons: the cards read alike and differ in the page they link to."""
+    teams = ["LAD", "ATL", "BOS"]
+    cards = "".join(
+        f"<div class='k{i % 4}'><h4><a href='/view?id={i}'>{teams[i % 3]}</a></h4></div>" for i in range(12)
+    )
+    html = f"<html><body><nav><a href='/'>Home</a> <a href='/about'>About</a></nav><main><h1>Teams</h1><div>{cards}</div></main></body></html>"
+    found = find_regions(parse(html))
+    assert found and found[0].count == 12
+    slots(found[0], "http://127.0.0.1/")
+    assert found[0].detail_link is not None
+    assert found[0].detail_link.values[:2] == ["/view?id=0", "/view?id=1"]

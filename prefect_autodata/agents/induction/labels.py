@@ -30,6 +30,22 @@ text = value_text  # values read as the runtime reads them (text nodes joined as
 MAX_NODES = 4000  # leaves/text nodes read per page: a page of thousands of records is a listing, not a detail
 MAX_LABEL_WORDS = 5
 MAX_LABEL_CHARS = 40
+_INLINE_TAGS = {
+    "span",
+    "b",
+    "i",
+    "em",
+    "strong",
+    "small",
+    "sup",
+    "sub",
+    "abbr",
+    "time",
+    "data",
+    "mark",
+    "u",
+    "a",
+}
 _INLINE = re.compile(r"^\s*([^:：\n]{1,40}?)\s*[:：]\s*(\S.*?)\s*$", re.S)
 
 
@@ -181,6 +197,11 @@ def _label_elements(root: Any, scope: str) -> list[Pair]:
             nxt = nxt.getnext()
         label = _norm_label(raw)
         anchor = f"{scope}{el.tag}[normalize-space()={xq(raw)}]"
+        rest = _rest_of_parent(el, f"{el.tag}[normalize-space()={xq(raw)}]", raw, scope) if colon else None
+        if rest is not None:  # "<b>By:</b> <span>Jane</span> <span>Doe</span>": the rest is the value
+            rest.label = label
+            out.append(rest)
+            continue
         if tail and colon:
             out.append(
                 Pair(
@@ -209,6 +230,40 @@ def _label_elements(root: Any, scope: str) -> list[Pair]:
                     )
                 )
     return out
+
+
+def _rest_of_parent(el: Any, step: str, shown: str, scope: str) -> Pair | None:
+    """The value as the rest of the label's parent, when it is split over several pieces.
+
+    ``<p><span aria-label="Dir.">⚑</span> <span>Jason</span> <span>Christensen</span></p>`` or
+    ``<p><b>By:</b> <span>Jane</span> <span>Doe</span></p>``: the label is the parent's first piece and
+    everything after it (inline elements and text) is one value. The rule reads the parent (found
+    through its label child) and drops the label's own text.
+    """
+    parent = el.getparent()
+    if parent is None or clean(parent.text) or parent.tag in SKIP_TAGS or parent.tag in ("a", "option"):
+        return None
+    kids = [c for c in parent if is_element(c)]
+    if not kids or kids[0] is not el:
+        return None
+    after = kids[1:]
+    pieces = len(after) + (1 if clean(el.tail) else 0)
+    if pieces < 2 or any(len(c) or c.tag not in _INLINE_TAGS for c in after):
+        return None
+    whole = text(parent)
+    pat = r"(?s)^\s*" + re.escape(clean(shown)) + r"\s*[:：]?\s*(.*?)\s*$"
+    m = re.match(pat, whole)
+    if not m or not m.group(1):
+        return None
+    return Pair(
+        label="",
+        value=m.group(1),
+        xpath=f"{scope}*[{step}]",
+        transforms=[{"op": "collapse_whitespace"}, {"op": "regex", "pattern": pat}],
+        form="pieces",
+        label_node=el,
+        value_node=parent,
+    )
 
 
 def _one_value(left: str, right: str) -> bool:
@@ -294,6 +349,11 @@ def _icon_labels(root: Any, scope: str) -> list[Pair]:
                 continue  # the element's own text is a word: not an icon
             tail = clean(el.tail)
             anchor = f"{scope}{el.tag}[@{attr}={xq(el.get(attr))}]"
+            rest = _rest_of_parent(el, f"{el.tag}[@{attr}={xq(el.get(attr))}]", shown, scope)
+            if rest is not None:  # "⚑ <span>Jason</span> <span>Christensen</span>": one value in pieces
+                rest.label, rest.form = _norm_label(raw), "icon"
+                out.append(rest)
+                continue
             if tail:
                 xp = f"{anchor}/following-sibling::text()[normalize-space()][1]"
                 out.append(

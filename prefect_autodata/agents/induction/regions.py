@@ -116,7 +116,11 @@ def find_regions(root: Any, *, min_items: int = 3, max_regions: int = 8) -> list
             continue
         if sum(1 for t in texts if t) < min_items:
             continue
-        variety = len(set(texts)) / len(texts)
+        # Records differ in their text or, when it repeats (one team, many seasons), in where they link.
+        sigs = [
+            (t, tuple(a.get("href") or "" for a in k.iter("a"))) for t, k in zip(texts, items, strict=True)
+        ]
+        variety = len(set(sigs)) / len(sigs)
         if variety < 0.6:
             continue
         avg_len = sum(len(t) for t in texts) / len(texts)
