@@ -272,6 +272,42 @@ def _docs_pagination(
     )
 
 
+def _docs_filters(
+    names: dict[str, str],
+    plan: ParsedInstruction,
+    rs: RecordSet,
+    example_url: str,
+    gr: GeneralRequest,
+    fetcher: Any,
+    headers: dict[str, str],
+) -> None:
+    """The request's filters sent as the parameters the documentation names for them (``?team=STL``).
+
+    A value is kept only when the server answers it with records (the site may spell the value
+    another way); the row filter stays in the spec either way, so a parameter never widens the rows.
+    """
+    from urllib.parse import urlencode
+
+    from prefect_autodata.agents.induction.filters import param_filters
+    from prefect_autodata.runtime.extract import Document, select_records
+
+    pg = gr.pagination
+    taken = {k for k in (getattr(pg, "param", None), getattr(pg, "size_param", None)) if k}
+    taken |= {k for k, v in gr.query.items() if "{secret" in str(v)} | set(gr.params)
+    for param, values in param_filters(plan, names, taken):
+        for v in values:
+            q = [(k, val) for k, val in _query(example_url) if k != param] + [(param, v)]
+            status, body = _fetch(fetcher, example_url.split("?")[0] + "?" + urlencode(q), headers)
+            try:
+                doc = Document("json", jsonrec.loads(body), example_url) if 200 <= status < 300 else None
+                found = select_records(doc, Selector(jsonpath=rs.path)) if doc is not None else []
+            except Exception:  # an error body or another shape: this value is not the site's spelling
+                found = []
+            if any(isinstance(r, dict | list) and r for r in found):
+                gr.query[param] = v
+                break
+
+
 def _docs_names(endpoint: Endpoint, evidence: Evidence, reader: Any) -> dict[str, str]:
     """What the documentation page an endpoint was found on says its names mean (``apidocs``)."""
     from prefect_autodata.agents.induction import apidocs
@@ -406,6 +442,8 @@ def induce_json(
     documented = _docs_pagination(names, obj, rs, endpoint.example_url, gr)
     if documented is not None:
         gr.pagination = documented
+    if names and fetcher is not None:
+        _docs_filters(names, plan, rs, endpoint.example_url, gr, fetcher, headers)
     if gr.pagination is None:
         nxt = d.json_next_link(obj, endpoint.example_url)
         if nxt:  # the body hands out the next page's URL: follow it

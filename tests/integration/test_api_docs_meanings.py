@@ -173,3 +173,46 @@ def test_records_land_from_what_the_docs_say(site, serve, workspace, tmp_path):
     if site != "ndjson":
         spec_text = Path(res.spec).read_text()
         assert key not in spec_text and "{secret:" in spec_text, seed
+
+
+def filter_site(books: list[dict], seen: list[dict]) -> Starlette:
+    """Pages of 4 books; the docs name a parameter that keeps one author's books (the server records asks)."""
+
+    def docs(request):
+        return HTMLResponse(
+            "<html><head><title>Books API documentation</title></head><body><h1>Books API</h1>"
+            f"<p><code>GET {request.base_url}v1/books?pg=1</code> answers JSON.</p><h2>Query parameters</h2>"
+            "<ul><li><code>pg</code> — Page number (first page is 1).</li>"
+            "<li><code>wrt</code> — Only books by this author.</li></ul>"
+            + _keys_table([("ttl", "Book title"), ("who", "Author")])
+            + "</body></html>"
+        )
+
+    def endpoint(request):
+        q = dict(request.query_params)
+        seen.append(q)
+        chosen = [b for b in books if "wrt" not in q or b["author"] == q["wrt"]]
+        page = int(q.get("pg", "1"))
+        chunk = chosen[(page - 1) * 4 : page * 4]
+        return JSONResponse({"items": [{"ttl": b["title"], "who": b["author"]} for b in chunk]})
+
+    return Starlette(routes=[Route("/docs", docs), Route("/v1/books", endpoint)])
+
+
+def test_filter_sent_as_the_parameter_the_docs_name(serve, workspace, tmp_path):
+    seed = random.randrange(10**6)
+    rng = random.Random(seed)
+    books = _books(rng.randint(23, 47), rng)
+    author = rng.choice(sorted({b["author"] for b in books}))
+    seen: list[dict] = []
+    base = serve(filter_site(books, seen))
+    res = collect(
+        f"Collect every book with title and author where author is {author}",
+        sources=[base + "/docs"],
+        workspace=workspace,
+        db=tmp_path / "books.duckdb",
+    )
+    assert res.status == "succeeded", (seed, res.stop_reason, res.detail, res.error)
+    assert _landed(res) == sorted((b["title"], b["author"]) for b in books if b["author"] == author), seed
+    assert "wrt:" in Path(res.spec).read_text(), seed
+    assert any(q.get("wrt") == author for q in seen), seed  # the server saw the filter as a parameter

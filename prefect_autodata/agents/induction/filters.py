@@ -197,3 +197,51 @@ def row_filter(plan: Any, columns: list[str]) -> tuple[str | None, list[str]]:
     if not out:
         return None, notes
     return _CODE.format(filters=out), notes
+
+
+_RESTRICTS = re.compile(
+    r"\bonly\b|\bfilters?\b|\brestrict|\blimit(?:s|ed)?\s+(?:to|the)\b|\bmatching\b", re.I
+)
+_SUBJECT = re.compile(
+    r"\b(?:with|by|of|for|whose)\s+(?:this|the\s+given|a|the)?\s*([\w .'-]{2,40}?)(?:\s*[(,;.]|$)"
+)
+
+
+def param_filters(
+    plan: Any, names: dict[str, str], taken: set[str] = frozenset()
+) -> list[tuple[str, list[str]]]:
+    """``(parameter, values to try)`` for each equality filter of the request a documented parameter takes.
+
+    Why: an API documentation says "``team`` — only seasons with this team"; asking the server for those
+    records reads one page instead of every page and a row filter. The parameter is the one whose
+    description restricts the records and names the filter's field (or whose own name is the field);
+    the values are the filter's value and its aliases (the caller keeps the first the server answers
+    with records, and the row filter stays in the spec). ``taken``: paging and auth parameters.
+    """
+    out: list[tuple[str, list[str]]] = []
+    used: set[str] = set(taken)
+    for f in getattr(plan, "filters", None) or []:
+        if f.op not in ("eq", "in") or str(f.field) == "*":
+            continue
+        values = f.value if isinstance(f.value, list | tuple) else [f.value]
+        values = [*values, *(getattr(f, "aliases", None) or [])]
+        values = [
+            str(v)
+            for v in dict.fromkeys(_plain(v) for v in values)
+            if isinstance(v, str | int) and str(v).strip()
+        ]
+        if not values:
+            continue
+        best: tuple[float, str] | None = None
+        for name, desc in names.items():
+            if name in used or "." in name or not _RESTRICTS.search(desc or ""):
+                continue
+            m = _SUBJECT.search(desc)
+            subject = m.group(1) if m else ""
+            score = max(name_score(str(f.field), name), name_score(str(f.field), subject) if subject else 0.0)
+            if score >= 0.8 and (best is None or score > best[0]):
+                best = (score, name)
+        if best is not None:
+            used.add(best[1])
+            out.append((best[1], values[:8]))
+    return out
