@@ -153,3 +153,26 @@ def test_rows_led_by_a_name_cell_are_records_not_a_transposed_table():
     body = "".join(f"<tr><th>{a}</th><td>{b}</td><td>{c}</td></tr>" for a, b, c in ROWS)
     (t,) = tables(parse(f"<table>{body}</table>"))
     assert not t.transposed and t.rows == 3 and t.columns[2][0] == "68,042,591"
+
+
+def _seasons_page(n: int) -> str:
+    teams = [f"T{chr(65 + i)}{chr(70 + i)}" for i in range(n)]
+    cols = "".join(f"<td>{t}</td>" for t in teams)
+    years = "".join(f"<td>{1990 + i % 3}</td>" for i in range(n))
+    wins = "".join(f"<td>{60 + 3 * i}</td>" for i in range(n))
+    return (
+        "<html><body><main><table><tr><th>Club</th>"
+        f"{cols}</tr><tr><th>Year</th>{years}</tr><tr><th>Wins</th>{wins}</tr></table></main></body></html>"
+    )
+
+
+def test_a_name_unique_on_one_short_page_is_not_the_key_a_longer_sample_makes_it_one():
+    """Six distinct clubs on page 1 say little (page 2 repeats them): the key is the whole record."""
+    from prefect_autodata.agents.induction.assemble import induce_page
+
+    fields = ["club", "year", "wins"]
+    (short,) = induce_page("http://127.0.0.1:9/t", _seasons_page(6), fields, name="t")
+    assert short.spec.sources[0].records.xpath.endswith("/*[position()>1]")  # one record per column
+    assert short.spec.primary_key == fields
+    (long,) = induce_page("http://127.0.0.1:9/t", _seasons_page(12), fields, name="t")
+    assert long.spec.primary_key == ["club"]

@@ -122,12 +122,13 @@ def _spec(
         raise ValueError("no listing rules")
     produced = {r.name: r for r in [*rules, *(detail.fields if detail else [])]}
     cols = [ColumnSpec(name=r, type=produced[r].type) for r in requested if r in produced]
-    # A key only when the listing itself shows it unique over a fair sample; detail-page values are
+    # A key only when the listing itself shows it unique over a fair sample (ten records: one page of
+    # six team seasons shows six distinct teams, the next page repeats them); detail-page values are
     # too few to tell (two books may share a title), and a wrong key quarantines good rows.
     key = next((r for r in requested if r in matches and matches[r].candidate.identity), None)
     key_cand = matches[key].candidate if key else None
     key_vals = [v for v in (key_cand.values if key_cand else []) if v]
-    unique = key_cand is not None and key_cand.where == "listing" and len(key_vals) >= 5
+    unique = key_cand is not None and key_cand.where == "listing" and len(key_vals) >= 10
     pk = [key] if unique and len(set(key_vals)) == len(key_cand.values) else []
     pk = pk or [c.name for c in cols]  # no verified key: a record is the whole requested tuple
     source = Source(
