@@ -60,6 +60,9 @@ class RequestField(BaseModel):
     type: str | None = None
     unit: str | None = None
     origin: FieldOrigin = "sentence"
+    # Other names of the field a record kind knows (its vocabulary for the same column): a page may
+    # label the column by any of them ("Hits" for the user's "h").
+    aliases: list[str] = Field(default_factory=list)
 
 
 class Filter(BaseModel):

@@ -34,5 +34,19 @@ def test_aliases_come_from_the_plans_normalised_field_names():
     )
     al = mt.aliases_of(req)
     assert [f.name for f in req.fields] == ["team", "wins", "strikeouts", "era"]  # the user's words stay
-    assert al["strikeouts"] == ("so",) and "era" not in al  # only names that differ
+    assert al["strikeouts"] == ("so",)  # only names that differ from the user's word
+    # the kind's other words for a column travel too: "era" has no other column name, but a page may
+    # spell it out
+    assert al["era"] == ("earned run average",)
     assert mt.aliases_of(None) == {} and mt.aliases_of(object()) == {}
+
+
+def test_a_kinds_other_words_for_a_column_are_aliases():
+    """ "h" is the kind's H, and the kind also calls that column "hits": a page labelled "Hits" answers."""
+    from prefect_autodata.agents.offline.instruction import parse_request
+
+    req = parse_request("Fetch all the MLB team batting seasons.", fields=["team", "h", "avg"])
+    al = mt.aliases_of(req)
+    assert "hits" in al["h"]
+    assert {"batting average", "ba"} <= set(al["avg"])
+    assert next(f for f in req.fields if f.name == "h").aliases[:1] == ["H"]

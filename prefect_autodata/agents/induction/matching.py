@@ -273,17 +273,26 @@ ALIAS_WEIGHT = 0.97
 
 def aliases_of(plan: Any) -> dict[str, tuple[str, ...]]:
     """Other names the plan knows for each requested field: ``RequestField.normalized`` where it
-    differs from the user's word (a record kind's column for it: "strikeouts" → ``SO``).
+    differs from the user's word (a record kind's column for it: "strikeouts" → ``SO``), then the
+    kind's other words for that column (``RequestField.aliases``: "h" → ``H``, "hits").
 
     Any object with ``fields`` of objects carrying ``name`` and ``normalized`` qualifies; anything
     else has no aliases.
     """
     out: dict[str, tuple[str, ...]] = {}
     for f in getattr(plan, "fields", None) or []:
-        name, alt = getattr(f, "name", None), getattr(f, "normalized", None)
-        if isinstance(name, str) and isinstance(alt, str) and alt.strip():
-            if normalise(alt) != normalise(name):
-                out[name] = (alt,)
+        name = getattr(f, "name", None)
+        if not isinstance(name, str):
+            continue
+        alts = [getattr(f, "normalized", None), *(getattr(f, "aliases", None) or [])]
+        seen = {normalise(name)}
+        keep = []
+        for alt in alts:
+            if isinstance(alt, str) and alt.strip() and normalise(alt) not in seen:
+                seen.add(normalise(alt))
+                keep.append(alt)
+        if keep:
+            out[name] = tuple(keep)
     return out
 
 

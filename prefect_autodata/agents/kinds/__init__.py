@@ -149,10 +149,15 @@ class RecordKind:
         by_norm = {norm(k): v for k, v in self.vocabulary.items()}
         if norm(key) in by_norm:
             return by_norm[norm(key)]
-        for col in self.default_fields:
+        for col in [*self.default_fields, *dict.fromkeys(self.vocabulary.values())]:
             if col.lower() == key or norm(col.replace("_", " ")) == norm(key):
                 return col
         return None
+
+    def names_for(self, col: str) -> list[str]:
+        """Every word of this kind's vocabulary for column ``col`` ("hits", "ba" ...): the other names a
+        page may label the column by, handed to the matcher as the field's aliases."""
+        return [word for word, c in self.vocabulary.items() if c == col]
 
 
 _REGISTRY: dict[str, RecordKind] = {}

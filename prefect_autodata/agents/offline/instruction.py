@@ -1287,6 +1287,7 @@ def _choose_fields(
                     else None
                 ),
                 origin=origin,
+                aliases=[col, *kind.names_for(col)],
             )
         if kind is not None and typ is None:
             typ = kind.field_types.get(name)
@@ -1318,6 +1319,7 @@ def _choose_fields(
                 normalized=normalize_name(c),
                 type=kind.field_types.get(c) or _plan_type(c),
                 origin="kind_default",
+                aliases=kind.names_for(c),
             )
             for c in kind.fields_for(req)
         ]
