@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 
 from prefect_autodata.agents.candidates import CandidateSpec
 from prefect_autodata.agents.evidence import Endpoint, Evidence, Page
+from prefect_autodata.agents.evidence import read_cached as _read
 from prefect_autodata.agents.induction import jsonrec
 from prefect_autodata.agents.induction import scripts as js
 from prefect_autodata.agents.induction.jsonsets import json_record_sets
@@ -59,16 +60,6 @@ BROWSER_UA = (
 
 
 # ------------------------------------------------------------------------------------------- helpers
-
-
-def _read(reader: Reader | Any | None, cache_id: str | None) -> str | None:
-    if reader is None or not cache_id:
-        return None
-    try:
-        data = reader(cache_id) if callable(reader) else reader.get(cache_id)
-    except Exception:  # a missing artifact means: no sample, try the next source
-        return None
-    return data.decode("utf-8", "replace") if isinstance(data, bytes) else data
 
 
 def _fetch(fetcher: Any, url: str, headers: dict[str, str] | None = None) -> tuple[int, str]:

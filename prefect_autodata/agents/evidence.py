@@ -9,7 +9,7 @@ bundle can be cached, traced and replayed.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -149,3 +149,15 @@ class Evidence(_Model):
     def ok_pages(self) -> list[Page]:
         """Pages that came back 2xx with a body in the cache."""
         return [p for p in self.candidates if 200 <= p.status < 300 and p.cache_id]
+
+
+def read_cached(reader: Any, cache_id: str | None) -> str | None:
+    """The text of a page's cached body: ``reader`` is a callable or has ``get``; a missing or evicted
+    artifact is None (the caller tries the next page or source, never an error of induction)."""
+    if reader is None or not cache_id:
+        return None
+    try:
+        data = reader(cache_id) if callable(reader) else reader.get(cache_id)
+    except Exception:  # an evicted artifact: the page is simply not used
+        return None
+    return data.decode("utf-8", "replace") if isinstance(data, bytes) else data

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urljoin
 
+from prefect_autodata.agents.evidence import read_cached as _read
 from prefect_autodata.agents.induction import hubs, pagination, regions, sections, tables, textlines
 from prefect_autodata.agents.induction.dom import parse
 from prefect_autodata.agents.induction.filters import row_filter
@@ -35,16 +36,6 @@ from prefect_autodata.runtime.spec import (
 DETAIL_SAMPLES = 4
 MAX_DETAIL_BYTES = 400_000  # a "detail" page this large is another listing: not sampled
 DETAIL_URL = "detail_url"
-
-
-def _read(reader: Any, cache_id: str | None) -> str | None:
-    if reader is None or not cache_id:
-        return None
-    try:
-        data = reader(cache_id) if callable(reader) else reader.get(cache_id)
-    except Exception:  # a missing artifact: no sample from this page
-        return None
-    return data.decode("utf-8", "replace") if isinstance(data, bytes) else data
 
 
 def _get(fetcher: Any, url: str) -> str | None:

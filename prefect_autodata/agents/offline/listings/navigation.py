@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from prefect_autodata.agents.evidence import Evidence, Page
+from prefect_autodata.agents.evidence import read_cached as _read
 from prefect_autodata.agents.offline.listings.fields import _DOC_EXT
 from prefect_autodata.agents.offline.listings.regions import (
     _YEAR,
@@ -19,7 +20,6 @@ from prefect_autodata.agents.offline.listings.regions import (
     _eval,
     _get,
     _parse,
-    _read,
     _text,
     _venue_aliases,
     find_regions,

@@ -110,16 +110,6 @@ def _alias_in(text: str, aliases: list[str]) -> str | None:
     return None
 
 
-def _read(reader: Any, cache_id: str | None) -> str | None:
-    if reader is None or not cache_id:
-        return None
-    try:
-        data = reader(cache_id) if callable(reader) else reader.get(cache_id)
-    except Exception:  # an evicted artifact: the page is simply not used
-        return None
-    return data.decode("utf-8", "replace") if isinstance(data, bytes) else data
-
-
 def _get(fetcher: Any, url: str) -> str | None:
     if fetcher is None:
         return None

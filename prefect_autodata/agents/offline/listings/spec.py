@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from prefect_autodata.agents.evidence import Evidence, Page
+from prefect_autodata.agents.evidence import read_cached as _read
 from prefect_autodata.agents.offline.listings.fields import (
     Found,
     _abstract_field,
@@ -29,7 +30,6 @@ from prefect_autodata.agents.offline.listings.regions import (
     _eval,
     _get,
     _parse,
-    _read,
     find_regions,
     record_years,
 )
