@@ -523,6 +523,9 @@ def collect_cmd(
     progress = live.__enter__()
     server = None
     try:
+        from prefect_autodata.agents.request import check_instruction
+
+        check_instruction(instruction)  # empty, huge, control characters: one line, nothing fetched
         if backend not in ("offline", "llm"):
             raise ConfigError(f"--backend must be offline or llm, not {backend!r}")
         if chaos not in ("none", "flaky", "hostile"):

@@ -144,6 +144,15 @@ def test_cli_bad_arguments_are_one_line(tmp_path, args, needle):
     assert needle in p.stderr and "Traceback" not in p.stderr
 
 
+@pytest.mark.parametrize("instruction", ["", "   ", "collect a\x01b", "x" * 10_001])
+def test_cli_unreadable_instruction_is_one_line_before_any_flow_run(tmp_path, instruction):
+    """Empty, blank, control characters, too long: exit 2 with one line, and no flow run is started."""
+    p = _cli(["collect", instruction, "--no-deploy"], tmp_path)
+    assert p.returncode == 2
+    assert "instruction" in p.stderr and "Traceback" not in p.stderr
+    assert "collect flow run" not in p.stderr  # refused before Prefect or any fetch
+
+
 def test_what_a_data_engineer_reads_is_in_the_workspace(sandbox_url, workspace):
     """GE suite and pandera schema beside the checks, one Data Docs index across collectors, served on
     loopback; a second collect of the same collector asks before replacing a changed spec."""
