@@ -297,6 +297,8 @@ def _required_fields(spec: CollectorSpec) -> list[str]:
 
 
 def _present(s: pd.Series) -> pd.Series:
+    if isinstance(s.dtype, pd.StringDtype):  # every value a str: vectorized (no Python call per value)
+        return s.notna() & (s.str.strip() != "")
     return s.notna() & ~s.map(lambda v: isinstance(v, str) and v.strip() == "")
 
 
@@ -306,6 +308,8 @@ def cast_column(s: pd.Series, col: ColumnSpec) -> tuple[pd.Series, pd.Series]:
     textual = s.dtype == object or pd.api.types.is_string_dtype(s.dtype)  # pandas 3 infers "str"
     present = _present(s) if textual else s.notna()
     if t == "string":
+        if isinstance(s.dtype, pd.StringDtype):  # already strings: ``_to_str`` would return each unchanged
+            return s.astype(object).where(s.notna(), None), pd.Series(False, index=s.index)
         out = s.map(_to_str, na_action="ignore").astype(object)
         out = out.where(s.notna(), None)
         return out, pd.Series(False, index=s.index)
@@ -341,9 +345,11 @@ def cast_column(s: pd.Series, col: ColumnSpec) -> tuple[pd.Series, pd.Series]:
             ts = pd.to_datetime(s, utc=True)
         else:
             vals = s.where(present)
-            ts = pd.to_datetime(
-                vals.map(_iso, na_action="ignore"), utc=True, errors="coerce", format="ISO8601"
-            )
+            if isinstance(s.dtype, pd.StringDtype):  # ``_iso`` of a str is the str stripped
+                iso = vals.str.strip()
+            else:
+                iso = vals.map(_iso, na_action="ignore")
+            ts = pd.to_datetime(iso, utc=True, errors="coerce", format="ISO8601")
             left = present & ts.isna()
             if left.any():  # non-ISO strings: slower dateutil parse, row by row
                 ts.loc[left] = pd.to_datetime(vals[left].map(_loose_date), utc=True, errors="coerce")

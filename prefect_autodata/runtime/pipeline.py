@@ -6,7 +6,8 @@ Plain functions. ``flows/run_collector.py`` wraps each step as a Prefect task an
 the expectations layer.
 
 Streaming: when the fetch step takes a ``sink`` (``fetch_step`` and its task do), records flow page by
-page from extract through ``normalize.StreamNormalizer`` (typed in batches) into a ``load.Stage`` (a
+page from extract through ``normalize.StreamNormalizer`` (typed in batches on one thread of its own,
+``BackgroundNormalizer``, fed through a bounded queue) into a ``load.Stage`` (a
 scratch DuckDB file); the extract step finishes the stream and hands the stage on as ``Frame.good``;
 validation reads the staged rows once; the load step merges the stage in one transaction. A spec with
 a ``python`` step normalizes its whole record set at once (the step sees every record, as in the dry run).
@@ -58,6 +59,92 @@ def accepts_sink(fn: Callable[..., Any]) -> bool:
     except (TypeError, ValueError):
         return False
     return "sink" in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+
+
+#: raw rows a streamed run lets wait for the normalizer thread before a fetch thread blocks (backpressure)
+QUEUE_ROWS = 25_000
+
+
+class BackgroundNormalizer:
+    """A ``StreamNormalizer`` fed through a bounded queue by fetch threads, typed on ONE thread of its own.
+
+    ``add`` hands a page on and returns (blocking only while ``max_rows`` raw rows wait), so fetching
+    goes on while a batch is typed and staged, and no fetch thread holds a parsed page meanwhile. The
+    normalizer sees the pages as before (same ``part``s, same batches), so the stage holds the same rows.
+    ``finish``/``tally`` drain the queue first; an error on the normalizer thread is raised by the next
+    ``add`` or by ``finish``. ``close`` stops the thread (``run_steps`` calls it however the run ends).
+    Anything else (``absorb``, ``sink``, ``fetched``...) is the wrapped normalizer's.
+    """
+
+    def __init__(self, inner: Any, *, max_rows: int = QUEUE_ROWS) -> None:
+        import queue
+        import threading
+
+        self.inner, self.max_rows = inner, max_rows
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._room = threading.Condition()
+        self._waiting = 0
+        self._error: BaseException | None = None
+        self._closed = False
+        self._thread = threading.Thread(target=self._work, name="autodata-normalize", daemon=True)
+        self._thread.start()
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "inner" or name.startswith("__"):  # not set yet (a copy), or a protocol lookup
+            raise AttributeError(name)
+        return getattr(self.inner, name)
+
+    def add(self, part: int, page: Any) -> None:
+        if self._error is not None:
+            raise self._error
+        if not len(page):
+            return
+        if self._closed:  # drained (``tally``) and still fed: type on the caller's thread
+            self.inner.add(part, page)
+            return
+        with self._room:
+            while self._waiting >= self.max_rows and self._error is None:
+                self._room.wait()
+            self._waiting += len(page)
+        self._queue.put((part, page))
+
+    def _work(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            part, page = item
+            try:
+                if self._error is None:
+                    self.inner.add(part, page)
+            except BaseException as exc:  # noqa: BLE001 - handed to the producers and to ``finish``
+                self._error = exc
+            finally:
+                del item
+                with self._room:
+                    self._waiting -= len(page)
+                    self._room.notify_all()
+                del page
+
+    def close(self) -> None:
+        """Stop the thread once the queued pages are typed (idempotent)."""
+        if not self._closed:
+            self._closed = True
+            self._queue.put(None)
+            self._thread.join()
+
+    def _drain(self) -> None:
+        self.close()
+        if self._error is not None:
+            raise self._error
+
+    def tally(self) -> dict[str, Any]:
+        self._drain()
+        return self.inner.tally()
+
+    def finish(self) -> Any:
+        self._drain()
+        return self.inner.finish()
 
 
 @dataclass
@@ -126,12 +213,15 @@ def extract_partition(
     if spec.python is not None:
         raise ConfigError(f"spec {spec.name!r} has a python step (it sees every record): it cannot fan out")
     files = landing.PartitionFiles(folder, spec, prefix)
-    stream = StreamNormalizer(spec, files)
-    collected, sources, requests = fetch_step(
-        spec, base_url=base_url, today=today, cursor=cursor, sink=stream
-    )
-    tally = stream.tally()
-    norm = stream.finish()
+    stream = BackgroundNormalizer(StreamNormalizer(spec, files))
+    try:
+        collected, sources, requests = fetch_step(
+            spec, base_url=base_url, today=today, cursor=cursor, sink=stream
+        )
+        tally = stream.tally()
+        norm = stream.finish()
+    finally:
+        stream.close()
     return {
         "files": files.files,
         "rows": files.rows,
@@ -194,14 +284,14 @@ def run_steps(
     fetched = 0
     step = "fetch"
     stage = None
+    stream: dict[str, Any] = {}
     try:
         try:
-            stream: dict[str, Any] = {}
             if accepts_sink(steps.fetch) and spec.python is None:
                 from prefect_autodata.runtime.normalize import StreamNormalizer
 
                 stage = landing.Stage(db_path, spec, run_id)
-                stream["sink"] = StreamNormalizer(spec, stage)
+                stream["sink"] = BackgroundNormalizer(StreamNormalizer(spec, stage))
             collected, sources, requests = steps.fetch(
                 spec, base_url=base_url, today=today, cursor=cursor, fetcher=fetcher, **stream
             )
@@ -285,6 +375,8 @@ def run_steps(
         landing.fail_run(db_path, run_id, f"internal error: {exc!r}", sources=sources, requests=requests)
         raise
     finally:
+        if "sink" in stream:
+            stream["sink"].close()
         if stage is not None:
             stage.discard()
 
