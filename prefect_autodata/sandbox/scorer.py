@@ -203,6 +203,8 @@ def normalise(value: Any, *, field: str | None = None) -> str:
     s = unicodedata.normalize("NFC", _WS.sub(" ", _CTRL.sub("", str(value))).strip())
     if not s or s.lower() in ("nan", "none", "null", "nat"):
         return _MISSING
+    if len(s) > 1 and s[0] in "$£€¥" and (_NUMBER.match(s[1:].lstrip()) or _THOUSANDS.match(s[1:].lstrip())):
+        s = s[1:].lstrip()  # an amount: "$9,970" is the fact 9970, however a site or a truth writes it
     if (_NUMBER.match(s) or _THOUSANDS.match(s)) and not (len(s) > 1 and s[0] == "0" and s[1].isdigit()):
         # "007" stays a code, "1,234" is a number.
         return _norm_number(Decimal(s.replace(",", "")))

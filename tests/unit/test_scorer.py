@@ -172,3 +172,9 @@ def test_float_column_fast_path_agrees_with_normalise():
     truth = pd.DataFrame({"X": expected})  # strings: the slow, general path
     s = score(pd.DataFrame({"X": col}), truth)
     assert s.per_attribute["X"].f1 == 1.0
+
+
+def test_an_amount_with_a_currency_sign_is_the_number():
+    assert normalise("$9,970") == normalise(9970.0) == "9970"
+    assert normalise("£ 51.77") == normalise(51.77)
+    assert normalise("$") == "$" and normalise("$ off") == "$ off"  # no amount: text stays text

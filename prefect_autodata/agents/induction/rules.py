@@ -7,8 +7,55 @@ importing each other.
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
+from prefect_autodata.agents.induction import lexicon as lx
 from prefect_autodata.agents.induction.matching import Candidate, Match, dominant_type
 from prefect_autodata.runtime.spec import CollectorSpec, FieldRule, Transform
+
+_CUR = re.escape(lx.CURRENCY_SYMBOLS)
+_CODES = "|".join(sorted(lx.CURRENCY_CODES))
+_AMOUNT = r"\d{1,3}(?:[,.\s\u202f\u00a0']\d{3})+(?:[.,]\d{1,4})?|\d+(?:[.,]\d{1,4})?"
+# One amount with its currency sign or code before or after it ("$1,299", "€14,95", "12.99 EUR",
+# "CHF 1'200.50"); a range, a rate ("/hr") or a "k" suffix is not one number and stays text.
+_ONE_AMOUNT = re.compile(
+    rf"^(?:(?:[A-Z]{{1,3}})?[{_CUR}]|(?:{_CODES})\.?)\s?(?P<a>{_AMOUNT})(?:\s?(?:[{_CUR}]|(?:{_CODES})))?$"
+    rf"|^(?P<b>{_AMOUNT})\s?(?:[{_CUR}]|(?:{_CODES})\b\.?)$",
+    re.I,
+)
+_GRAB = r"\d(?:[\d.,\s\u202f\u00a0']*\d)?"
+
+
+def money_transforms(values: list[Any]) -> list[Transform] | None:
+    """Transforms reading amounts with a currency as plain numbers, or None when ``values`` are not all
+    single amounts. The decimal mark is decided over the whole column: a comma when some amount ends in
+    one or two digits after a comma (``"€14,95"``, ``"1.299,00"``) or dots group thousands (``"1.299 €"``)
+    and no amount has one or two digits after a dot; else a dot."""
+    amounts = []
+    for v in values:
+        if v is None or not str(v).strip():
+            continue
+        m = _ONE_AMOUNT.match(" ".join(str(v).split()))
+        if not m:
+            return None
+        amounts.append(m.group("a") or m.group("b"))
+    if not amounts:
+        return None
+    # an amount with three digits after a dot groups thousands ("1.299 €"): prices have cents, not mills
+    comma = any(
+        re.search(r",\d{1,2}$|\.\d{3},", a) or re.fullmatch(r"\d{1,3}(?:\.\d{3})+", a) for a in amounts
+    )
+    dot = any(re.search(r"\.\d{1,2}$|,\d{3}\.", a) for a in amounts)
+    grab = Transform(op="regex", pattern=_GRAB, group=0)
+    if comma and not dot:
+        return [
+            grab,
+            Transform(op="replace", pattern=r"[.\s\u202f\u00a0']", value=""),
+            Transform(op="replace", pattern=",", value="."),
+            Transform(op="number"),
+        ]
+    return [grab, Transform(op="replace", pattern=r"[,\s\u202f\u00a0']", value=""), Transform(op="number")]
 
 
 def typed_rule(name: str, cand: Candidate) -> FieldRule:
@@ -28,6 +75,9 @@ def typed_rule(name: str, cand: Candidate) -> FieldRule:
     elif share == 1.0 and kind in ("number", "integer"):
         col = "float"
         tr += [Transform(op="number")]
+    elif share == 1.0 and kind == "money" and (money := money_transforms(cand.values)):
+        col = "float"  # "$1,299", "€14,95", "12.99 EUR": the amount, as the number it is
+        tr += money
     return FieldRule(name=name, type=col, transforms=tr, **rule)
 
 
