@@ -462,6 +462,8 @@ def induce_json(
                     name=m.target, jsonpath=rs.jsonpath_for(m.key), type=m.type, transforms=m.transforms
                 )
             )
+    scope = _scope_keys(plan, targets, {k: rs.labels.get(k, k) for k in rs.keys}, ordered)
+    rules += [FieldRule(name=f, jsonpath=rs.jsonpath_for(k)) for f, k in scope.items()]  # filtered on
     missing = [t for t in targets if t not in ordered]
     detail = None
     if missing:
@@ -494,7 +496,7 @@ def induce_json(
         code = year_filter_code(year_col, plan)
         python = PythonStep(code=code) if code else None
     if python is None and not gr.server_filters:
-        python = _row_filter(plan, [t for t in targets if t in ordered])
+        python = _row_filter(plan, [t for t in targets if t in ordered] + list(scope))
     source = Source(
         name="records",
         kind="json",
@@ -548,6 +550,16 @@ def induce_json(
         rationale=why,
         sample_rows=rs.count,
     )
+
+
+def _scope_keys(
+    plan: Any, targets: list[str], labels: dict[Any, Any], ordered: dict[str, Any]
+) -> dict[str, Any]:
+    """Source keys of the fields the request filters on but does not land (``filters.scope_keys``)."""
+    from prefect_autodata.agents.induction.filters import scope_keys
+
+    taken = {m.key for m in ordered.values() if getattr(m, "key", None) is not None}
+    return scope_keys(plan, targets, {k: str(v) for k, v in labels.items()}, taken)
 
 
 def _row_filter(plan: ParsedInstruction, columns: list[str]) -> PythonStep | None:
@@ -612,6 +624,10 @@ def induce_csv(
         )
         for t, m in ordered.items()
     ]
+    scope = _scope_keys(plan, targets, rs.labels, ordered)
+    rules += [
+        FieldRule(name=f, jsonpath=f"$['{k}']", transforms=[Transform(op="strip")]) for f, k in scope.items()
+    ]
     covered = list(ordered)
     missing = [t for t in targets if t not in ordered]
     sample = [{t: r.get(m.key) for t, m in ordered.items()} for r in rs.rows]
@@ -634,7 +650,7 @@ def induce_csv(
         primary_key=pk,
         columns=_columns(targets, rules),
         sources=[source],
-        python=_row_filter(plan, covered),
+        python=_row_filter(plan, covered + list(scope)),
         politeness=FetchPolicy(rate_limit_per_host=0, concurrency_per_host=4),
     )
     score = 2.0 + len(covered) / max(1, len(targets)) + 0.3 * _size_fit(rs.count, plan)
@@ -768,6 +784,8 @@ def induce_html_table(
     tc, matches = best
     rules = [_table_rule(tc, matches[t]) for t in targets if t in matches]
     covered = [r.name for r in rules]
+    scope = _scope_keys(plan, targets, dict(tc.labels), matches)
+    rules += [_table_rule(tc, FieldMatch(target=f, key=k, score=1.0)) for f, k in scope.items()]
     missing = [t for t in targets if t not in covered]
     sample = [{t: r.get(matches[t].key) for t in covered} for r in tc.rows]
     url = page.final_url or page.url
@@ -798,7 +816,7 @@ def induce_html_table(
                 pagination=Pagination(kind="next_link", next=Selector(css=nxt)) if nxt else more,
             )
         ],
-        python=_row_filter(plan, covered),  # a table shows every record; the request asked for some
+        python=_row_filter(plan, covered + list(scope)),  # a table shows all; the user asked for some
         politeness=FetchPolicy(rate_limit_per_host=0, concurrency_per_host=4),
     )
     score = 1.0 + len(covered) / max(1, len(targets)) + 0.3 * _size_fit(tc.count, plan)

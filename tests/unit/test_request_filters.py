@@ -107,3 +107,39 @@ def test_a_value_for_closing_its_clause_and_slash_dates():
         sources=["https://prices.example.com"],
     )
     assert got == ["2"]
+
+
+def test_filter_values_with_commas_hyphens_and_ampersands_are_read_whole():
+    cases = {
+        "Could you build a table of schools where the sector is 4-year, Private not-for-profit "
+        "(name, phone, sector, website)?": ("sector", "4-year, Private not-for-profit"),
+        "Please extract every college whose type is < 2-year, Private for-profit.": (
+            "type",
+            "< 2-year, Private for-profit",
+        ),
+        "Is it possible to get a list of films for Science Fiction & Fantasy (title, director, genre)?": (
+            "*",
+            "Science Fiction & Fantasy",
+        ),
+        "Scrape all hospitals listed on the site for Private (name, phone, type, website).": ("*", "Private"),
+        "Please gather all of the books with genre Mystery with the title, author, genre and price of each.": (
+            "genre",
+            "Mystery",
+        ),
+        "Can you please collect each school, only the Public Research institution type: name, phone, "
+        "institution type, website?": ("institution type", "Public Research"),
+        "For Categories: Blues, i'd like the albums you can find, giving title, artist and year.": (
+            "*",
+            "Categories: Blues",
+        ),
+    }
+    for sentence, (field, value) in cases.items():
+        plan = make_plan(sentence, today=TODAY)
+        assert [(f.field, f.op, f.value) for f in plan.filters] == [(field, "eq", value)], sentence
+
+
+def test_the_fields_after_a_feature_are_still_fields():
+    plan = make_plan(
+        "Please gather all of the books with genre Mystery with the title, author and price.", today=TODAY
+    )
+    assert plan.field_names == ["title", "author", "price"]

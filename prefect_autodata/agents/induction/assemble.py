@@ -15,8 +15,15 @@ from urllib.parse import urljoin
 from prefect_autodata.agents.evidence import read_cached as _read
 from prefect_autodata.agents.induction import hubs, pagination, regions, sections, tables, textlines
 from prefect_autodata.agents.induction.dom import parse
-from prefect_autodata.agents.induction.filters import row_filter
-from prefect_autodata.agents.induction.matching import Candidate, Match, aliases_of, assign, dominant_type
+from prefect_autodata.agents.induction.filters import row_filter, scope_fields
+from prefect_autodata.agents.induction.matching import (
+    Candidate,
+    Match,
+    aliases_of,
+    assign,
+    dominant_type,
+    name_score,
+)
 from prefect_autodata.agents.induction.rules import Built as _Built
 from prefect_autodata.agents.induction.rules import typed_rule
 from prefect_autodata.agents.induction.selectors import detail_candidates
@@ -120,6 +127,8 @@ def _spec(
     key_cand = matches[key].candidate if key else None
     key_vals = [v for v in (key_cand.values if key_cand else []) if v]
     unique = key_cand is not None and key_cand.where == "listing" and len(key_vals) >= 10
+    # One page of a paged listing shows 25 distinct teams; the next page repeats them (other seasons).
+    unique = unique and pages is None
     pk = [key] if unique and len(set(key_vals)) == len(key_cand.values) else []
     pk = pk or [c.name for c in cols]  # no verified key: a record is the whole requested tuple
     source = Source(
@@ -198,25 +207,42 @@ def induce_page(
     built: list[_Built] = []
     pages = pagination.detect(root, url)
 
-    def add(records_xpath: str, m: dict[str, Match], rows: int, why: str, detail_link: Any = None) -> None:
+    scope = scope_fields(plan, requested)
+
+    def add(
+        records_xpath: str,
+        m: dict[str, Match],
+        rows: int,
+        why: str,
+        detail_link: Any = None,
+        cands: list[Candidate] | None = None,
+    ) -> None:
         """One spec from a record rule and its matches (none when nothing matched or it does not build)."""
         if not m:
             return
+        # A field the request filters on but does not land (the year of "seasons for 1996 to 1997")
+        # is read too when a listing column no requested field took is labelled as it: the row
+        # filter compares on it (the candidate's coverage still counts the requested fields only).
+        taken = {id(x.candidate) for x in m.values()}
+        free = [c for c in cands or [] if id(c) not in taken and c.where == "listing"]
+        extra = assign(scope, free, eliminate=False) if scope and free else {}
+        extra = {k: x for k, x in extra.items() if name_score(k, x.candidate.label or "") >= 0.8}
         try:
             spec = _spec(
                 name=name,
                 description=description,
                 url=url,
                 records_xpath=records_xpath,
-                requested=requested,
-                matches=m,
+                requested=[*requested, *(s for s in scope if s in extra)],
+                matches={**extra, **m},
                 detail_link=detail_link,
                 pages=pages,
                 plan=plan,
             )
         except ValueError:
             return
-        built.append(_Built(spec, m, rows, url, why))
+        _code, notes = row_filter(plan, [c.name for c in spec.columns]) if plan is not None else (None, [])
+        built.append(_Built(spec, m, rows, url, "; ".join([why, *notes])))
 
     for t in tables.tables(root):
         if t.header_column or t.rows < 2:
@@ -239,13 +265,14 @@ def induce_page(
             extra = detail_candidates(samples)
             m = assign(requested, cands + extra, entity=entity, aliases=aliases_of(plan))
             detail_link = dl
-        add(t.records_xpath, m, t.rows, f"table {t.records_xpath} ({t.rows} rows)", detail_link)
+        add(t.records_xpath, m, t.rows, f"table {t.records_xpath} ({t.rows} rows)", detail_link, cands)
     for g in sections.groups(root, url):  # records grouped under headings: the heading is a field
         m = assign(requested, g.candidates, entity=entity, aliases=aliases_of(plan))
-        add(g.records_xpath, m, g.rows, f"sections {g.records_xpath} under <{g.heading}>")
+        add(g.records_xpath, m, g.rows, f"sections {g.records_xpath} under <{g.heading}>", None, g.candidates)
     for lb in textlines.blocks(root):  # records as separator-delimited text lines
-        m = assign(requested, textlines.candidates(lb), entity=entity, aliases=aliases_of(plan))
-        add(lb.records_xpath, m, lb.rows, f"text lines {lb.records_xpath} split by {lb.sep!r}")
+        lc = textlines.candidates(lb)
+        m = assign(requested, lc, entity=entity, aliases=aliases_of(plan))
+        add(lb.records_xpath, m, lb.rows, f"text lines {lb.records_xpath} split by {lb.sep!r}", None, lc)
     table_rows = {tr for t in root.xpath("//table") for tr in t.iter("tr")}
     # On a sub-page of an index (one letter, one year) two records already show the repeated shape.
     for region in regions.find_regions(root, min_items=2 if nested else 3)[:max_regions]:
@@ -258,7 +285,7 @@ def induce_page(
         m = assign(requested, cands + extra, entity=entity, aliases=aliases_of(plan))
         via = " (+ detail pages)" if any(x.candidate.where == "detail" for x in m.values()) else ""
         why = f"records {region.records_xpath} ({region.count}){via}"
-        add(region.records_xpath, m, region.count, why, region.detail_link)
+        add(region.records_xpath, m, region.count, why, region.detail_link, cands)
     from prefect_autodata.agents.induction import embedded  # records in the page's script JSON
 
     built += embedded.induce_page(

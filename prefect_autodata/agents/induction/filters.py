@@ -3,7 +3,8 @@
 A page shows every record; the user asked for some ("published in 2019", "price under 20", "only
 the Findings track"). A filter on a column the spec produces becomes a small ``python`` step of the
 CollectorSpec (visible in the YAML, run in the runtime's sandboxed subprocess): equality and
-membership compare text case-insensitively, ``contains`` is a substring test, ``ge``/``le``/``range``
+membership compare normalised text (case, accents and whitespace folded; "So ny" and "Sony", "For-Profit"
+and "for profit" are the same), ``contains`` is a substring test, ``ge``/``le``/``range``
 compare numbers, years or ISO dates. A filter on a column the spec does not produce is not applied
 here and is named in the returned notes (the result says the data is unfiltered on it).
 """
@@ -17,6 +18,7 @@ from typing import Any
 from prefect_autodata.agents.induction.matching import expected_type, name_score
 
 _CODE = """import re
+import unicodedata
 from datetime import date, datetime
 FILTERS = {filters!r}
 _MONTHS = {{m: i + 1 for i, m in enumerate(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"])}}
@@ -49,6 +51,18 @@ def _day(v):
     m = re.search(r"(?<!\\d)(1[5-9]\\d\\d|20\\d\\d)(?!\\d)", s)
     return m[1] if m else None
 
+def _text(v):
+    s = unicodedata.normalize("NFKD", str(v))
+    s = "".join(c for c in s if not unicodedata.combining(c))
+    return re.sub(r"\\s+", " ", s).strip().casefold()
+
+def _squeeze(t):
+    return re.sub(r"[\\W_]+", "", t)
+
+def _same(t, value):
+    u = _text(value)
+    return t == u or (_squeeze(t) != "" and _squeeze(t) == _squeeze(u))
+
 def _cmp(v, bound, kind):
     if kind == "day":
         d = _day(v)
@@ -58,13 +72,13 @@ def _cmp(v, bound, kind):
 def _ok(v, op, value, kind):
     if v is None or str(v).strip() == "":
         return False
-    t = str(v).strip().lower()
+    t = _text(v)
     if op == "eq":
-        return t == str(value).strip().lower()
+        return _same(t, value)
     if op == "in":
-        return t in [str(x).strip().lower() for x in value]
+        return any(_same(t, x) for x in value)
     if op == "contains":
-        return str(value).strip().lower() in t
+        return _text(value) in t or _squeeze(_text(value)) in _squeeze(t)
     lo, hi = (value if op == "range" else (value, None) if op == "ge" else (None, value))
     ref = lo if lo is not None else hi
     x = _cmp(v, str(ref), kind)
@@ -150,6 +164,47 @@ def _plain(v: Any) -> Any:
     if isinstance(v, list | tuple):
         return [_plain(x) for x in v]
     return v
+
+
+def scope_fields(plan: Any, requested: list[str]) -> list[str]:
+    """Fields the request restricts but does not ask to land: the field of each filter, and ``year``
+    or ``date`` for a time scope, when no requested field reads as it.
+
+    Why: "club seasons for 1996 to 1997" names no year column; the spec must still read the
+    source's year (or the filter's field) to keep only the rows asked for. The inducer matches these
+    only against columns no requested field took, and the row filter compares on them; one the source
+    does not show is reported by ``row_filter`` (its filter "not applied").
+    """
+    if plan is None:
+        return []
+    out: list[str] = []
+    for f in getattr(plan, "filters", None) or []:
+        field = str(f.field)
+        if field != "*" and _column_for(field, requested, plan) is None:
+            out.append(_norm(field) or field)
+    scope = getattr(plan, "time_scope", None)
+    if scope is not None and _time_column(requested, plan) is None:
+        has_day = bool(scope.start_date or scope.end_date or scope.dates)
+        out.append("date" if has_day else "year")
+    return [x for x in dict.fromkeys(out) if x not in requested]
+
+
+def scope_keys(plan: Any, requested: list[str], labels: dict[Any, str], taken: set[Any]) -> dict[str, Any]:
+    """``{scope field: source key}`` for the ``scope_fields`` a key of the source is named as (a JSON
+    key, a CSV header, a table column; ``labels``: key -> its name or display label), among the keys
+    no requested field took. A scope field no key is named as is left out (``row_filter`` reports it)."""
+    out: dict[str, Any] = {}
+    used = set(taken)
+    for field in scope_fields(plan, requested):
+        best = max(
+            ((name_score(field, str(label)), k) for k, label in labels.items() if k not in used),
+            key=lambda x: x[0],
+            default=None,
+        )
+        if best is not None and best[0] >= 0.8:
+            out[field] = best[1]
+            used.add(best[1])
+    return out
 
 
 def row_filter(plan: Any, columns: list[str]) -> tuple[str | None, list[str]]:

@@ -434,7 +434,7 @@ _CMP = (
 )
 _NUMV = (
     r"(?P<val>[$€£]?\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|bn|%|percent)(?![\w])|\s(?:thousand|million|billion)\b)?)"
-    r"(?![\w.]|,\d)"
+    r"(?![\w.]|,\d|-[A-Za-z])"  # "< 2-year": a hyphenated word, not a bound
 )
 _OPS = {
     "under": "le",
@@ -638,8 +638,9 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         spans.append((m.start("op"), m.end()))
     for m in re.finditer(
         r"\b(?:where|whose|with)\s+(?:the\s+)?(?P<field>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|equals|=|being)\s+"
-        r"(?P<val>\"[^\"]+\"|'[^']+'|[A-Z][\w.\-/'’&]*(?:(?:\s+|,\s+)(?:[A-Z0-9][\w.\-/'’&]*|or|and|of|&)"
-        r"(?=[\s,?!.;]|$))*|[\w.\-]+)",
+        r"(?P<val>\"[^\"]+\"|'[^']+'|(?:[<>≤≥]\s?)?[A-Z0-9][\w.\-/'’&+]*"
+        r"(?:(?:\s+|,\s+|\s*[=:]\s+)(?:[A-Z0-9][\w.\-/'’&+]*|[a-z]+-[\w\-]+|or|and|of|&)"
+        r"(?=[\s,?!.;)]|$))*|[\w.\-]+)",
         t,
     ):
         if free(*m.span()):
@@ -648,8 +649,8 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             spans.append((m.start(), m.start("val") + len(val)))
     # "movies for Drama, with ...", "player seasons for ATL with ...": a value closing its clause
     for m in re.finditer(
-        r"\bfor\s+(?:the\s+)?(?P<val>[A-Z][\w&'’./-]*(?:\s+[A-Z][\w&'’./-]*)*)"
-        r"(?=\s*(?:[,;.?!]|$)|\s+(?:with|listing|giving|including|showing|containing|from|in|on|at|during)\b)",
+        r"\bfor\s+(?:the\s+)?(?P<val>[A-Z][\w&'’./-]*(?:(?:\s+(?:&|and|of)\s+|:\s+|\s+)[A-Z][\w&'’./-]*)*)"
+        r"(?=\s*(?:[,;.?!(]|$)|\s+(?:with|listing|giving|including|showing|containing|from|in|on|at|during)\b)",
         t,
     ):
         val = m.group("val").rstrip(".")
@@ -667,8 +668,10 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
     # "Nikon only", "only the STL club", "only American": a value to keep, its field named or not
     # ("*": any of the record's fields).
     for m in re.finditer(
-        r"\bonly\s+(?:the\s+)?(?P<val>[A-Z][\w&'’./-]*(?:\s+[A-Z][\w&'’./-]*)*)(?:\s+(?P<noun>[a-z]{3,}))?"
-        r"|(?:^|(?<=,)|(?<=\s))(?P<val2>[A-Z][\w&'’./-]*(?:\s+[A-Z][\w&'’./-]*)*)\s+only\b",
+        # "only Public 2-year": a word of digits and letters ("2-year", "4WD") continues the value
+        r"\bonly\s+(?:the\s+)?(?P<val>[A-Z][\w&'’./-]*(?:\s+(?:[A-Z]|\d+-?[A-Za-z])[\w&'’./-]*)*)"
+        r"(?:\s+(?P<noun>[a-z]{3,})(?:\s+(?P<noun2>[a-z]{3,})(?=\s*[:,;.?!(]|\s*$))?)?"
+        r"|(?:^|(?<=,)|(?<=\s))(?P<val2>[A-Z][\w&'’./-]*(?:\s+(?:[A-Z]|\d+-?[A-Za-z])[\w&'’./-]*)*)\s+only\b",
         t,
     ):
         if not free(*m.span()):
@@ -677,6 +680,9 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         noun = m.group("noun") or ""
         if noun and (singular(noun) != noun or noun in BOUNDARY_WORDS | _DETERMINERS | REQUEST_VERBS):
             noun = ""
+        noun2 = m.group("noun2") or ""
+        if noun and noun2 and singular(noun2) == noun2 and noun2 not in BOUNDARY_WORDS | _DETERMINERS:
+            noun = f"{noun} {noun2}"  # "only the Private For-Profit institution type:"
         if val.split()[0].lower() in _MONTHS or re.fullmatch(r"(?:19|20)\d\d", val):
             continue
         out.append(Filter(field=noun or "*", op="eq", value=val))
@@ -791,6 +797,7 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
                 # "make & model, cost, and mileage": "&" joins one field's words when the list ends with "and"
                 chunk = re.sub(r"\b(\w+) & (\w+)\b", r"\1&\2", chunk)
             raw = [x for x in _LIST_SPLIT.split(chunk) if x.strip()]
+            raw = [y for x in raw for y in _split_feature(x)]
             k = next((i for i, x in enumerate(raw) if i and _NESTED_TRIGGER.match(x.strip())), 0)
             if k and m.group(0).strip().lower() in ("with", "having"):
                 # "bus stops with a shelter, including stop name and street": a feature, then fields
@@ -827,6 +834,20 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
                 first = m.start() if first is None else min(first, m.start())
                 break
     return list(dict.fromkeys(items)), filters, False, first
+
+
+_INNER_TRIGGER = re.compile(r"\s+(?=(?:with|including|listing|giving|showing|containing)\s)", re.I)
+
+
+def _split_feature(item: str) -> list[str]:
+    """ "genre Mystery with the title": a feature, then the field list it introduces (two items)."""
+    m = _INNER_TRIGGER.search(item.strip())
+    if m is None:
+        return [item]
+    head, tail = item.strip()[: m.start()], item.strip()[m.end() :]
+    if _comparison(head) or _value_feature(_clean_item(head)):
+        return [head, tail]
+    return [item]
 
 
 def _value_feature(item: str) -> Filter | None:
@@ -1145,7 +1166,9 @@ def parse_request(
     blocked = [m.span for m in mentions]
     _ONLY.clear()
     filters, fspans = _find_filters(t, blocked)
-    if lead := re.match(r"For\s+(?:the\s+)?([A-Z][\w&'’./-]*(?:\s+[A-Z][\w&'’./-]*)*),\s+", t):
+    if lead := re.match(
+        r"For\s+(?:the\s+)?([A-Z][\w&'’./-]*(?:(?:\s+(?:&|and|of)\s+|:\s+|\s+)[A-Z][\w&'’./-]*)*),\s+", t
+    ):
         # "For Action Thriller, can I get ...": a value to keep, then the request
         if lead.group(1).split()[0].lower() not in _MONTHS and not any(
             f.value == lead.group(1) for f in filters
