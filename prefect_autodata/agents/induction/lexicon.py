@@ -236,6 +236,7 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
         "date, day, datum, fecha, dia, día, jour, data, giorno, published, posted, released, date posted, "
         "publication date, published on, release date, issued, erscheinungsdatum, veroffentlicht, "
         "fecha de publicacion, date de publication, data di pubblicazione, data de publicacao, updated, "
+        "listed, listed on, date listed, posted on, added, date added, online since, "
         "last updated, created, timestamp, when, trading day, as of",
         "dt dte pubdate ts",
     ),
@@ -312,7 +313,7 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
     (
         "location",
         "place",
-        "location, place, where, venue, site, area, standort, lage, ort, ubicacion, ubicación, lugar, sitio, lieu, emplacement, luogo, posizione, local, localizacao, headquarters, hq, based in",
+        "location, place, where, site, area, standort, lage, ort, ubicacion, ubicación, lugar, sitio, lieu, emplacement, luogo, posizione, local, localizacao, headquarters, hq, based in",
         "loc",
     ),
     (
@@ -327,7 +328,7 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
     (
         "phone",
         "phone",
-        "phone, telephone, phone number, tel, telephone number, contact number, mobile, cell, telefon, telefonnummer, rufnummer, telefono, teléfono, telephone, téléphone, numero de telephone, telefone, fax",
+        "phone, telephone, phone number, tel, telephone number, contact number, call, call us, mobile, cell, telefon, telefonnummer, rufnummer, telefono, teléfono, telephone, téléphone, numero de telephone, telefone, fax",
         "ph phn tel tlf fon",
     ),
     (
@@ -339,7 +340,8 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
     (
         "url",
         "url",
-        "url, link, website, web, homepage, home page, site, web site, webpage, href, uri, permalink, enlace, lien, collegamento, pagina web, sitio web, site web",
+        "url, link, website, web, homepage, home page, site, web site, webpage, href, uri, permalink, enlace, lien, collegamento, pagina web, sitio web, site web, "
+        "webseite, internetseite, webadresse, internetadresse, site internet, sito web, sito internet, pagina inicial",
         "lnk www",
     ),
     (
@@ -368,6 +370,13 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
         "category",
         "status, state, condition, availability, zustand, estado, etat, état, stato, situacao, situação, in stock, stock status",
         "stat",
+    ),
+    (
+        "sector",
+        "category",
+        "sector, control, ownership, institution type, type of institution, public or private, sektor, "
+        "tragerschaft, trägerschaft, secteur, settore, setor, titularidad",
+        "",
     ),
     ("language", "category", "language, lang, sprache, idioma, lengua, langue, lingua", "lang"),
     ("color", "category", "color, colour, farbe, color, couleur, colore, cor, finish", "col clr"),
@@ -629,6 +638,21 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
 ]
 
 
+# A general meaning and the narrower ones a page may label its column by: the user's "location" is
+# whatever place a listing shows (its city, its street address); the reverse holds only weakly (a
+# page's "Location" may be the city asked, or a street).
+NARROWER: dict[str, frozenset[str]] = {
+    "location": frozenset({"city", "address", "state", "country"}),
+    "category": frozenset({"cuisine", "employment_type", "sector", "level", "format", "league"}),
+    "person": frozenset({"author", "director", "artist", "actor", "player", "manager", "owner", "editor"}),
+}
+
+
+def narrower(general: set[str], specific: set[str]) -> bool:
+    """True when a concept of ``specific`` is a narrower meaning of one of ``general``."""
+    return any(NARROWER.get(g, frozenset()) & specific for g in general)
+
+
 @functools.cache
 def concepts() -> tuple[Concept, ...]:
     out = []
@@ -776,6 +800,7 @@ CURRENCY_WORDS = frozenset("dollar dollars euro euros pound pounds yen franc fra
 STREET_WORDS = frozenset(
     """street st str strasse straße road rd avenue ave av avda avenida boulevard blvd lane ln drive dr court ct
     place pl square sq way highway hwy parkway pkwy terrace circle cir suite ste floor fl building bldg
+    trail trl pike turnpike tpke expressway expy freeway fwy alley crescent cres grove mews plaza
     platz weg gasse allee ring damm ufer calle carrera paseo plaza camino rue chemin allee place quai impasse
     via viale piazza corso largo rua travessa praca""".split()
 )

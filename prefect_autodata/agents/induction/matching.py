@@ -144,6 +144,10 @@ def name_evidence(requested: str, label: str | None) -> tuple[float, str]:
         best, how = round(0.9 * shared, 3), "synonym"
     if cr and cl and not shared and how == "fuzzy":
         best = min(best, 0.3)  # "rating"/"ranking": alike in spelling, different in meaning
+    if not shared and lx.narrower(set(cr), set(cl)) and best < 0.6:
+        best, how = 0.6, "synonym"  # the user's "location" is the page's "City": a narrower meaning
+    elif not shared and lx.narrower(set(cl), set(cr)) and best < 0.45:
+        best, how = 0.45, "synonym"  # the page's "Location" may be the city asked, or a street: weakly
     ab = _abbrev(r, lab)
     if ab > best:
         best, how = ab, "abbrev"
@@ -509,11 +513,12 @@ def _eliminate(
 ) -> dict[str, Match]:
     """Leftover fields ← leftover unlabelled columns, by value type (and order among equals)."""
     fields = [r for r in requested if r not in out and expected_type(r) is not None]
+    asked = set().union(*(lx.concept_keys(r) for r in fields)) if fields else set()
     cols = [
         j
         for j, c in enumerate(candidates)
         if free(j)
-        and c.opaque()
+        and (c.opaque() or not _names_asked(c, asked))
         and not profs[j].constant
         and profs[j].kind != "empty"
         and c.origin not in ("link", "image")
@@ -529,6 +534,10 @@ def _eliminate(
             f = vt.fit(fam, profs[j])
             strict = fam not in ("title", "person", "place", "category", "text", "long", "rating", "code")
             ok = f >= (0.8 if strict else 0.5) and (not strict or vt.distinctive(profs[j]))
+            if ok and not candidates[j].opaque() and not (strict and _loose_label(candidates[j], fam)):
+                ok = False  # a worded label is trusted unless its values plainly say another thing
+            if not candidates[j].opaque():
+                f -= 0.5  # an unlabelled column of the type goes first
             if fam == "category" and not (profs[j].short and (profs[j].repeats or profs[j].avg_words <= 3)):
                 ok = False  # a category repeats across records
             if fam in ("title", "person", "place", "text", "long") and profs[j].kind in vt.NUMERIC:
@@ -559,6 +568,21 @@ def _eliminate(
             "elimination",
         )
     return got
+
+
+def _names_asked(cand: Candidate, asked: set[str]) -> bool:
+    """True when a text naming ``cand`` shares a concept with a field still unplaced: its name, not its
+    values, decides for it (a field already matched by name is no rival: "Venue" took the venue)."""
+    return any(lx.concept_keys(t) & asked for t, _, _ in cand.texts())
+
+
+def _loose_label(cand: Candidate, fam: str) -> bool:
+    """A worded label whose meaning is of another value family than ``fam`` while its values have the
+    shape of ``fam`` ("Where" or "Location" over street addresses, "Details / Call" over phone numbers):
+    the values say what the column is. A label of the same family ("Deadline" for a posting date) names
+    a sibling meaning and is trusted, and so is a word the lexicon does not know."""
+    fams = {c.family for t, _, _ in cand.texts() for c, _ in lx.concepts_of(t)} - {None}
+    return bool(fams) and fam not in fams  # a word naming nothing known ("Deposit") says what it is
 
 
 def column_type(values: list[Any]) -> str:
