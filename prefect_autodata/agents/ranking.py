@@ -5,11 +5,18 @@ dry-runs the first few (``select``), and this module turns each test agent repor
 what the dry run *measured*: per requested field whether it is produced, filled and of the type its
 name implies, the rows against the listing's stated total, duplicate rows and keys, records read from
 site navigation. ``honest`` is the bar a table must reach to be landed at all (the rest ends as a
-``no_spec`` that names per field what was tried). The prior only breaks ties.
+``no_spec`` that names per field what was tried): the fields the user named have rules that do not
+read label text (under a quarter of them may be absent from the source); a record kind's default fields
+(the user named none) are wanted, not required. The prior only breaks ties.
+
+Candidates of several sites (a search finds more than one) are measured against each other: the
+best candidates of other sites are dry-run too before one is chosen, and a table far smaller than
+what another site measured with the same fields ranks lower.
 """
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,6 +26,16 @@ from typing import Any
 HARD_KINDS = ("no_records", "fetch_error", "python_error")
 #: findings that make one requested field bad (it is in the table but carries nothing usable)
 FIELD_BAD_KINDS = ("missing_field", "not_produced", "null_field", "label_text")
+#: findings on a field the user named that keep a table from being landed at all: no rule reads the
+#: field, or what it reads is label text. A rule null in the whole sample is a sparse field (few papers
+#: have supplementary material), and a mistyped one is doubtful: a name's type is a guess ("mpg" reads
+#: "22 city / 30 hwy")
+UNMET_KINDS = ("missing_field", "not_produced", "label_text")
+#: a landed table has under this share of the user-named fields unmet: one of five or more requested
+#: fields, two of nine, that the source does not have at all (a catalog without bibtex or
+#: supplementary-material links) are shown as ``rule: null`` in ``collect --json``; one of three or
+#: four is a half-right table, never landed
+MAX_UNMET_SHARE = 0.25
 #: findings that make a field doubtful: it counts, at a cost (a name's expected type is a guess)
 FIELD_DOUBT_KINDS = ("type_conformity", "inconsistent_field")
 #: findings that make the whole table untrustworthy
@@ -29,6 +46,11 @@ HONEST_MIN_COVERAGE = 0.66
 #: candidates dry-run before one is chosen, and the wall-clock budget of that measuring
 TOP_K = 4
 MEASURE_SECONDS = 25.0
+#: other sites whose best candidate is measured too (after the prior's top ``TOP_K``)
+OTHER_SITES = 3
+#: a table with under a quarter of the rows another site's table of the same fields measured is smaller
+#: than what was asked for ("all the cameras")
+SITE_ROWS_RATIO = 4
 
 
 @dataclass
@@ -56,10 +78,26 @@ def read_whole(spec: Any) -> bool:
     )
 
 
+def required_of(requested: list[str]) -> list[str]:
+    """The fields a landed table must have: those the user named (``requested.required`` when the
+    list says which, ``agents.test.requested_names``); a plain list requires all of them."""
+    req = getattr(requested, "required", None)
+    return list(requested) if req is None else [f for f in req if f in requested]
+
+
 def measure(
-    report: Any, requested: list[str], *, expected_rows: int | None = None, whole: bool = False
+    report: Any,
+    requested: list[str],
+    *,
+    expected_rows: int | None = None,
+    whole: bool = False,
+    required: list[str] | None = None,
 ) -> Measure:
     """Score one test report (``agents.test.TestReport``) for the ``requested`` fields.
+
+    ``required`` (default ``required_of(requested)``) are the fields without which nothing is landed:
+    more than ``MAX_UNMET_SHARE`` of them with no rule or reading label text (``UNMET_KINDS``) fails
+    the honest bar whatever the coverage.
 
     Coverage (fields produced, filled, not label text) dominates, then the fill rate in bands of 0.1,
     then table findings; ``expected_rows`` (the plan's size) counts against a table that read all it
@@ -100,12 +138,18 @@ def measure(
     score = 3.0 * coverage + round(fill, 1)
     score -= 1.0 * ("short_of_total" in table) + 2.0 * ("navigation_records" in table)
     score -= 0.5 * ("duplicate_key" in table) + round(dup, 1) + 0.3 * filtered_out + 0.5 * small
-    honest = bool(good) and coverage >= HONEST_MIN_COVERAGE and not table
+    must = required_of(requested) if required is None else [f for f in required if f in wanted]
+    unmet = [f for f in must if bad.get(f) in UNMET_KINDS]
+    too_many = bool(unmet) and len(unmet) >= MAX_UNMET_SHARE * len(must)
+    honest = bool(good) and coverage >= HONEST_MIN_COVERAGE and not table and not too_many
     why = f"{len(good)}/{len(wanted)} fields good, fill {fill:.2f}" + (
         "; bad " + ", ".join(f"{f} ({k})" for f, k in bad.items()) if bad else ""
     )
     if doubt:
         why += "; type doubtful: " + ", ".join(doubt)
+    if unmet:
+        why += "; requested but not landed right: " + ", ".join(unmet)
+        why += " (too many to land)" if too_many else ""
     if small:
         why += f"; {rows} rows where about {expected_rows} are expected"
     if table:
@@ -131,6 +175,27 @@ class Measured:
     measure: Measure
 
 
+_HOSTLIKE = re.compile(r"^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}$")
+_FILE_END = re.compile(r"\.(?:html?|php|aspx?|jsp|cgi|json|csv|xml|txt|js|ndjson|jsonl|xlsx?)$")
+
+
+def site_of(candidate: Any) -> str:
+    """The site a candidate reads: its source URL's host; behind a mirror (``<mirror>/<host>/path``,
+    see ``agents.mirror``) the first path segment when it names a host."""
+    from urllib.parse import urlsplit
+
+    url = str(getattr(candidate, "source_url", "") or "")
+    if not url:
+        spec = getattr(candidate, "spec", candidate)
+        srcs = list(getattr(spec, "sources", []) or [])
+        url = str(srcs[-1].request.url) if srcs else ""
+    parts = urlsplit(url)
+    first = parts.path.lstrip("/").split("/", 1)[0].lower()
+    if _HOSTLIKE.match(first) and not _FILE_END.search(first):
+        return f"{parts.netloc}/{first}"
+    return parts.netloc
+
+
 def prior_order(candidates: list[Any]) -> list[Any]:
     """The inducers' own order (their ``score``, higher first): which candidates are measured first."""
     return sorted(candidates, key=lambda c: -float(getattr(c, "score", 0.0) or 0.0))
@@ -139,6 +204,31 @@ def prior_order(candidates: list[Any]) -> list[Any]:
 def rank(measured: list[Measured]) -> list[Measured]:
     """Honest tables first, then by measured score, then by prior order."""
     return sorted(measured, key=lambda m: (not m.measure.honest, -m.measure.score, m.index))
+
+
+def compare_sites(measured: list[Measured]) -> None:
+    """A table far smaller (``SITE_ROWS_RATIO``) than an honest table of another site with at least its
+    coverage ranks lower: both answer the request's fields, the other holds what was asked for. Only
+    for a request that keeps every record (``select`` skips it for a ``narrowed`` one: a team's four
+    seasons are no part of a league table)."""
+    for m in measured:
+        rows = int(getattr(m.report, "rows", 0) or 0)
+        site = site_of(m.candidate)
+        bigger = [
+            o
+            for o in measured
+            if o is not m
+            and o.measure.honest
+            and o.measure.coverage >= m.measure.coverage
+            and site_of(o.candidate) != site
+            and int(getattr(o.report, "rows", 0) or 0) >= SITE_ROWS_RATIO * max(1, rows)
+        ]
+        if rows and bigger:
+            o = bigger[0]
+            m.measure.score = round(m.measure.score - 0.5, 4)
+            m.measure.why += (
+                f"; {rows} rows where {site_of(o.candidate)} measured {int(getattr(o.report, 'rows', 0))}"
+            )
 
 
 def select(
@@ -151,25 +241,38 @@ def select(
     seconds: float = MEASURE_SECONDS,
     log: Callable[[str], None] | None = None,
 ) -> list[Measured]:
-    """Dry-run the first ``k`` candidates of the prior order (``test(candidate) -> report``) within
-    ``seconds``, and return them ranked by what was measured (best first). The first candidate is
-    always measured; measuring stops early once a candidate has every requested field good."""
+    """Dry-run the first ``k`` candidates of the prior order (``test(candidate) -> report``) and the best
+    candidate of up to ``OTHER_SITES`` other sites within ``seconds``, and return them ranked by what
+    was measured (best first). The first candidate is always measured; once a candidate has every
+    requested field good, no further candidate of its site is measured (the first such table in prior
+    order is its site's), but the other sites' best still are: a search may have found several."""
     ordered = prior_order(candidates)
     t0 = time.monotonic()
     out: list[Measured] = []
-    for idx, cand in enumerate(ordered[: max(1, k)]):
+    done: set[str] = set()  # sites whose table measured complete
+    sites: list[str] = []  # sites measured, in order
+    for idx, cand in enumerate(ordered):
+        site = site_of(cand)
+        top = idx < max(1, k)
+        other = site not in sites and len({x for x in sites if x != site_of(ordered[0])}) < OTHER_SITES
+        if site in done or not (top or other):
+            continue
         if out and time.monotonic() - t0 > seconds:
             break
         rep = test(cand)
         spec = getattr(cand, "spec", cand)
         m = measure(rep, requested, expected_rows=expected_rows, whole=read_whole(spec))
         out.append(Measured(idx, cand, rep, m))
+        if site not in sites:
+            sites.append(site)
         if log:
             log(
                 f"candidate {idx + 1}/{len(ordered)} ({getattr(cand, 'method', '?')}): score {m.score:.2f}; {m.why}"
             )
         if m.honest and m.coverage >= 1.0 and not any(i.kind == "duplicate_rows" for i in _kinds(rep)):
-            break  # every requested field measured good: the first such table in prior order is kept
+            done.add(site)
+    if len(sites) > 1 and not getattr(requested, "narrowed", False):
+        compare_sites(out)  # "all the cameras": of two sites with the same fields, the one with them all
     return rank(out)
 
 

@@ -124,7 +124,30 @@ test_spec.__test__ = False  # type: ignore[attr-defined]  # a function named tes
 
 # ------------------------------------------------------------------------------------------ per-field findings
 
-from prefect_autodata.agents.induction.requested import requested_names  # noqa: E402  (re-exported)
+from prefect_autodata.agents.induction.requested import requested_names as _names  # noqa: E402
+
+
+class Requested(list):
+    """The requested field names (a list of str) and, as ``required``, those the user named: a
+    record kind's default fields (the user named none) are wanted, not required (``ranking.measure``);
+    ``narrowed`` when the request keeps only some records (filters, years, named subjects), so a
+    smaller table is no sign of a partial one (``ranking.compare_sites``)."""
+
+    required: list[str]
+    narrowed: bool = False
+
+
+def requested_names(plan: Any) -> Requested:
+    """The plan's requested field names; ``.required`` leaves out fields of origin ``kind_default``."""
+    out = Requested(_names(plan))
+    fields = getattr(plan, "fields", None) or []
+    defaults = {getattr(f, "name", None) for f in fields if getattr(f, "origin", None) == "kind_default"}
+    out.required = [f for f in out if f not in defaults]
+    if plan is not None:
+        named = [getattr(plan, a, None) or [] for a in ("filters", "years", "teams", "players", "tickers")]
+        out.narrowed = any(named)
+    return out
+
 
 FAILING_FINDINGS = (
     "null_field",

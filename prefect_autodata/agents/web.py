@@ -12,6 +12,7 @@ import json
 import re
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -203,7 +204,14 @@ class WebAgent:
         return ev
 
     def _search(self, plan: ParsedInstruction, ev: Evidence) -> list[SearchHit]:
+        """The seeds of a search: per query its best hits, then hits of other sites as good as a
+        query's best (several sites may answer; the engineering loop measures them against each
+        other), all ordered by their agreement with the request (``discovery.hit_score``)."""
+        from prefect_autodata.agents.ranking import site_of
+
         chosen: list[SearchHit] = []
+        ties: list[SearchHit] = []
+        score_of: dict[str, float] = {}
         base = getattr(self.search, "base_url", None)
         for q in d.search_queries(plan)[:4]:
             try:
@@ -224,11 +232,24 @@ class WebAgent:
                     result=f"{len(hits)} hits; best: {ranked[0].url if ranked else '-'}",
                 )
             )
+            for h, sc in zip(ranked, scores, strict=True):
+                score_of[h.url] = max(score_of.get(h.url, sc), sc)
             for h, sc, pl in list(zip(ranked, scores, plain, strict=True))[: self.budget.seeds_per_query]:
                 if d.clearly_weaker(sc, scores) and d.clearly_weaker(pl, plain):
                     continue  # clearly weaker than the best hit: another entity, another year
                 if h.url not in {c.url for c in chosen}:
                     chosen.append(h)
+            for h, sc in zip(ranked, scores, strict=True):
+                if scores and sc >= scores[0] - 1e-6 and h.url not in {c.url for c in chosen + ties}:
+                    ties.append(h)  # as good as this query's best: another site that may answer
+        seen_sites = {site_of(_Url(h.url)) for h in chosen}
+        for h in ties:
+            site = site_of(_Url(h.url))
+            if site not in seen_sites:
+                seen_sites.add(site)
+                chosen.append(h)
+        order = {h.url: i for i, h in enumerate(chosen)}
+        chosen.sort(key=lambda h: (-round(score_of.get(h.url, 0.0), 6), order[h.url]))
         for h in chosen:
             if base and urlsplit(h.url).netloc == urlsplit(base).netloc:
                 self.fetcher.allow_host(h.url)  # results served by the configured (trusted) index host
@@ -660,6 +681,13 @@ class WebAgent:
 
 
 # ---------------------------------------------------------------------------------------------- helpers
+
+
+@dataclass(frozen=True)
+class _Url:
+    """A URL dressed as a candidate for ``ranking.site_of``."""
+
+    source_url: str
 
 
 _WORD_VALUE = re.compile(r"[A-Za-z][A-Za-z_-]{1,19}")

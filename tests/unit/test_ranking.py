@@ -6,7 +6,7 @@ import random
 
 from prefect_autodata.agents import ranking
 from prefect_autodata.agents.engineering import CandidateSpec
-from prefect_autodata.agents.test import TestReport, field_findings, table_findings
+from prefect_autodata.agents.test import Requested, TestReport, field_findings, table_findings
 from prefect_autodata.runtime.issues import Issue
 from prefect_autodata.runtime.runner import LINEAGE_URL, DryRunReport
 from prefect_autodata.runtime.spec import CollectorSpec
@@ -129,9 +129,15 @@ def test_best_honest_is_none_when_nothing_reaches_the_bar():
     spec = _spec([{"name": "a", "xpath": "."}])
     bad = _report({"a": 1.0}, issues=[_missing("b"), _missing("c")])
     assert ranking.best_honest([(spec, bad)], wanted) is None
-    ok = _report({"a": 1.0, "b": 0.9, "c": 0.0})  # 2 of 3 good
+    ok = _report({"a": 1.0, "b": 0.9, "c": 0.0})  # 2 of 3 good, c a sparse field (null in the sample)
     got = ranking.best_honest([(spec, bad), (spec, ok)], wanted)
     assert got is not None and got[1] is ok
+    no_rule = _report({"a": 1.0, "b": 0.9}, issues=[_missing("c")])
+    assert ranking.best_honest([(spec, bad), (spec, no_rule)], wanted) is None  # the user named c
+    defaults = Requested(wanted)
+    defaults.required = ["a", "b"]  # c is a kind's default field: wanted, not required
+    got = ranking.best_honest([(spec, bad), (spec, no_rule)], defaults)
+    assert got is not None and got[1] is no_rule
 
 
 def _rows(n: int, **extra):

@@ -268,7 +268,7 @@ class NbaPlayerKind(RecordKind):
         q = [f"{n} stats" for n in s.players[:4]]
         if not q:
             years = req.years or [y for y in (req.start_year, req.end_year) if y]
-            q.append("NBA team stats by season" + (f" {years[0]}" if years else ""))
+            q.append("NBA player stats by season" + (f" {years[0]}" if years else ""))
         return q
 
 

@@ -95,8 +95,16 @@ def search_queries(plan: ParsedInstruction) -> list[str]:
             for v in ([f.value] if not isinstance(f.value, list) else f.value)
         )
         q.append(" ".join(x for x in (plan.entity.plural, where, " ".join(plan.field_names[:3])) if x))
+    own = " ".join(w for w in words(plan.text) if w not in ("collect", "all", "the", "of"))
     if not from_kind:
-        q.append(" ".join(w for w in words(plan.text) if w not in ("collect", "all", "the", "of")))
+        q.append(own)
+    else:
+        # the kind's queries are its guess; the user's own content words are always searched too
+        # ("all NBA player seasons" is no team query, whatever the kind asks by default)
+        # (a kind's four or more queries name its subjects one by one, and stay the ones searched)
+        mine = " ".join(w for w in words(plan.text) if w not in _FILLER)
+        if mine and len(q) < 4:
+            q.append(mine)
     out: list[str] = []
     for s in q:
         s = " ".join(s.split())

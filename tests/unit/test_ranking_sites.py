@@ -1,0 +1,142 @@
+"""The honest bar for the fields the user named, and candidates of several sites measured against
+each other (agents/ranking.py); the search seeds of several equally good sites (agents/web.py)."""
+
+from __future__ import annotations
+
+import random
+
+from prefect_autodata.agents import ranking
+from prefect_autodata.agents.engineering import CandidateSpec
+from prefect_autodata.agents.evidence import SearchHit
+from prefect_autodata.agents.offline import discovery as d
+from prefect_autodata.agents.plan import make_plan
+from prefect_autodata.agents.test import Requested, TestReport, requested_names
+from prefect_autodata.agents.web import WebAgent
+from prefect_autodata.runtime.issues import Issue
+from prefect_autodata.runtime.spec import CollectorSpec
+
+SEED = random.randrange(1_000_000)
+RNG = random.Random(SEED)
+
+
+def _report(rates: dict[str, float], *, rows: int = 20, missing: tuple[str, ...] = ()) -> TestReport:
+    issues = [Issue(kind="missing_field", source="*", field=f, message=f"{f} missing") for f in missing]
+    return TestReport(ok=not missing, rows=rows, requests=1, issues=issues, fill_rates=rates)
+
+
+def _cand(url: str, score: float, tag: str) -> CandidateSpec:
+    spec = CollectorSpec.model_validate(
+        {
+            "name": "t",
+            "primary_key": [tag],
+            "sources": [
+                {
+                    "kind": "html",
+                    "request": {"url": url},
+                    "records": {"xpath": "//li"},
+                    "fields": [{"name": tag, "xpath": "."}],
+                }
+            ],
+        }
+    )
+    return CandidateSpec(spec=spec, method="html", source_url=url, score=score)
+
+
+def test_a_user_named_field_without_a_rule_fails_the_bar_a_kind_default_does_not():
+    wanted = ["name", "city", "phone"]
+    rep = _report({"name": 1.0, "city": 1.0}, missing=("phone",))
+    m = ranking.measure(rep, wanted)
+    assert m.coverage >= ranking.HONEST_MIN_COVERAGE and not m.honest
+    assert "requested but not landed right: phone" in m.why
+    assert ranking.measure(rep, wanted, required=["name", "city"]).honest  # phone only wanted
+    many = [f"f{i}" for i in range(RNG.randint(5, 12))]
+    absent = RNG.sample(many, 2)
+    one = _report({f: 1.0 for f in many if f != absent[0]}, missing=(absent[0],))
+    assert ranking.measure(one, many).honest, SEED  # one of five or more: shown as rule null
+    two = _report({f: 1.0 for f in many if f not in absent}, missing=tuple(absent))
+    assert ranking.measure(two, many).honest == (len(many) >= 9), SEED
+    named = requested_names(make_plan("Collect all restaurants: name, city and phone."))
+    assert list(named) == named.required == ["name", "city", "phone"]
+    default = requested_names(make_plan("Collect all NBA team seasons."))
+    assert default and default.required == []  # the kind's defaults: wanted, not required
+    assert not default.narrowed and requested_names(make_plan("Collect NBA team seasons of 2015.")).narrowed
+
+
+def test_site_of_reads_a_host_behind_a_mirror_path():
+    assert ranking.site_of(_cand("https://books.example.org/list?p=2", 1, "a")) == "books.example.org"
+    mirrored = _cand("http://127.0.0.1:8000/www.shop-one.test/api/items", 1, "a")
+    assert ranking.site_of(mirrored) == "127.0.0.1:8000/www.shop-one.test"
+    assert ranking.site_of(_cand("http://127.0.0.1:8000/index.html", 1, "a")) == "127.0.0.1:8000"
+
+
+def test_the_best_of_other_sites_is_measured_after_a_complete_table_and_the_bigger_one_wins():
+    wanted = ["x", "y"]
+    n_a = RNG.randint(2, 5)  # candidates of site A, in prior order, then one of site B
+    cands = [_cand(f"http://a.example/{i}", 10.0 - i, f"a{i}") for i in range(n_a)]
+    cands.append(_cand("http://b.example/list", 1.0, "b0"))
+    RNG.shuffle(cands)
+    rows_b = RNG.randint(40, 400)
+    reports = {f"a{i}": _report(dict.fromkeys(wanted, 1.0), rows=RNG.randint(1, 9)) for i in range(n_a)}
+    reports["b0"] = _report(dict.fromkeys(wanted, 1.0), rows=rows_b)
+    seen: list[str] = []
+
+    def test(c):
+        seen.append(c.spec.sources[0].fields[0].name)
+        return reports[seen[-1]]
+
+    ranked = ranking.select(cands, test, wanted)
+    # site A's first table is complete: no other candidate of A is measured, B's best still is
+    assert seen == ["a0", "b0"], SEED
+    assert ranked[0].candidate.source_url == "http://b.example/list", SEED
+    assert f"where b.example measured {rows_b}" in ranked[1].measure.why, SEED
+    # a request that keeps only some records (a team, a year): a smaller table is no partial one
+    narrowed = Requested(wanted)
+    narrowed.narrowed = True
+    seen.clear()
+    assert ranking.select(cands, test, narrowed)[0].candidate.source_url == "http://a.example/0", SEED
+    # of the same size, the prior order decides
+    reports["b0"] = _report(dict.fromkeys(wanted, 1.0), rows=reports["a0"].rows)
+    seen.clear()
+    assert ranking.select(cands, test, wanted)[0].candidate.source_url == "http://a.example/0", SEED
+
+
+class _Search:
+    base_url = "http://127.0.0.1:9"
+
+    def __init__(self, hits: list[SearchHit]) -> None:
+        self.hits = hits
+        self.queries: list[str] = []
+
+    def search(self, query: str, *, num: int = 10) -> list[SearchHit]:
+        self.queries.append(query)
+        return list(self.hits)
+
+
+class _Fetcher:
+    def allow_host(self, url: str) -> None:
+        pass
+
+
+def test_search_seeds_every_site_as_good_as_the_best_and_keeps_the_users_words():
+    plan = make_plan("Would you extract all NBA player seasons listed on the site?")
+    queries = d.search_queries(plan)
+    assert any("player" in q and "season" in q for q in queries), queries
+    k = RNG.randint(3, 5)
+    same = [
+        SearchHit(
+            url=f"http://127.0.0.1:9/www.site{i}.test/list/",
+            title=f"Site {i} — NBA player seasons",
+            snippet="NBA player seasons with player, team, gp, pts.",
+            rank=i,
+        )
+        for i in range(k)
+    ]
+    other = SearchHit(url="http://127.0.0.1:9/www.x.test/", title="Cameras", snippet="cameras", rank=k)
+    hits = same + [other]
+    RNG.shuffle(hits)
+    agent = WebAgent(fetcher=_Fetcher(), store=lambda *a, **kw: "c", search=_Search(hits))
+    from prefect_autodata.agents.evidence import Evidence
+
+    seeds = agent._search(plan, Evidence(plan=plan))
+    got = {h.url for h in seeds}
+    assert got == {h.url for h in same}, (SEED, got)  # every equally good site; none off topic
