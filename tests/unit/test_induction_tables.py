@@ -176,3 +176,53 @@ def test_a_name_unique_on_one_short_page_is_not_the_key_a_longer_sample_makes_it
     assert short.spec.primary_key == fields
     (long,) = induce_page("http://127.0.0.1:9/t", _seasons_page(12), fields, name="t")
     assert long.spec.primary_key == ["club"]
+
+
+def test_a_name_unique_on_one_page_of_a_paged_listing_is_not_the_key():
+    """Twelve distinct clubs on page 1 of a paged listing: page 2 repeats them, so no name key."""
+    from prefect_autodata.agents.induction.assemble import induce_page
+
+    fields = ["club", "year", "wins"]
+    html = _seasons_page(12).replace("</main>", "<p><a href='/t?page=2'>Next &gt;&gt;</a></p></main>")
+    (paged,) = induce_page("http://127.0.0.1:9/t", html, fields, name="t")
+    assert paged.spec.sources[0].pagination is not None
+    assert paged.spec.primary_key == fields
+
+
+def test_a_layout_table_of_banner_navigation_and_content_cells_is_no_record_set():
+    """The page shell of an older site: a title row (a heading), a navigation cell, a content cell."""
+    shell = (
+        "<table width=760><tr><td colspan=2><h2>Old Site</h2></td></tr>"
+        "<tr><td><a href='/a'>About</a><br><a href='/c'>Contact</a><hr><small>Visitors: 01234</small></td>"
+        "<td><p>Browse: <a href='?l=a'>A</a> | <a href='?l=b'>B</a></p></td></tr></table>"
+    )
+    assert tables(parse(f"<html><body>{shell}</body></html>")) == []
+
+
+def _population_table(last: str, tfoot: str = "") -> str:
+    rows = [("Avaria", "1,000"), ("Belmor", "2,500"), ("Corvin", "500"), ("Dunmere", "4,200")]
+    body = "".join(f"<tr><td>{a}</td><td>{b}</td><td>2020</td></tr>" for a, b in rows)
+    return (
+        "<html><body><table><tr><th>Country</th><th>Population</th><th>Year</th></tr>"
+        f"{body}{last}{tfoot}</table></body></html>"
+    )
+
+
+def test_a_totals_row_is_not_a_record_by_sum_by_word_or_by_being_unlike_the_rows():
+    by_sum = "<tr><td>Everyone</td><td>8,200</td><td>2020</td></tr>"
+    by_word = "<tr><td>Total</td><td>9,999</td><td>2020</td></tr>"
+    unlike = "<tr class='bottom'><td><b>Earth</b></td><td><b>7,000</b></td><td></td></tr>"
+    for last in (by_sum, by_word, unlike):
+        html = _population_table(last)
+        (t,) = tables(parse(html))
+        assert t.rows == 4 and t.columns[0] == ["Avaria", "Belmor", "Corvin", "Dunmere"], last
+        assert _run(html, t, 0) == t.columns[0]
+    html = _population_table("", "<tfoot><tr><td>All</td><td>8,200</td><td></td></tr></tfoot>")
+    (t,) = tables(parse(html))
+    assert t.rows == 4 and _run(html, t, 0) == t.columns[0]
+
+
+def test_a_last_row_like_the_others_stays_a_record():
+    html = _population_table("<tr><td>Esker</td><td>7,000</td><td>2020</td></tr>")
+    (t,) = tables(parse(html))
+    assert t.rows == 5 and t.columns[0][-1] == "Esker"

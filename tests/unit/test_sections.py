@@ -97,3 +97,19 @@ def test_a_group_of_one_record_is_part_of_the_set():
     html = _tables_html().replace("<tr><td>Celtics</td><td><span>4</span><span>4</span></td></tr>", "")
     (g,) = groups(parse(html))
     assert g.rows == 4 and g.candidates[-1].values[0] == "1956" and g.candidates[-1].values[1] == "1957"
+
+
+def test_one_group_is_a_group_when_the_page_says_what_it_groups_by():
+    """Page 1 of "Papers by year" shows one year only: its heading is still every record's year."""
+    one = {"1956": GROUPS["1956"] + [("Lakers", "19")]}
+    parts = "".join(
+        f"<h3>{k}</h3><table><tr><th>Team</th><th>Won</th></tr>"
+        + "".join(f"<tr><td>{t}</td><td>{w}</td></tr>" for t, w in rows)
+        + "</table>"
+        for k, rows in one.items()
+    )
+    body = f"<body><main><h1>Seasons</h1><div>{parts}</div></main></body></html>"
+    (g,) = groups(parse(f"<html><head><title>Teams by season — Site</title></head>{body}"))
+    assert g.rows == 3 and g.candidates[-1].label == "season"
+    assert [r["c2"] for r in _read(f"<html>{body}", g, [0, 1, 2])] == ["1956"] * 3
+    assert groups(parse(f"<html><head><title>Teams — Site</title></head>{body}")) == []

@@ -103,8 +103,13 @@ def groups(root: Any, page_url: str = "") -> list[Group]:
         tags = Counter(b.tag for _, b in pairs)
         tag, n = tags.most_common(1)[0]
         pairs = [(h, b) for h, b in pairs if b.tag == tag]
-        if len({h for h, _ in pairs}) < 2 and n < 2:
-            continue  # one heading over one block: a titled table, nothing to carry down
+        single = len({h for h, _ in pairs}) < 2 and n < 2
+        # One heading over one block is a titled table, nothing to carry down; unless the page says
+        # it groups by something ("Papers by year") or the heading is "Label: value", and the block
+        # holds no headings of its own (then the groups are inside it) under a heading below <h1>.
+        lone = (by or _LABELLED.match(pairs[0][0])) and level != "h1"
+        if single and not (lone and next(pairs[0][1].iter(*_HEADINGS), None) is None):
+            continue
         g = _table_group(parent, level, pairs, by_table, by) if tag == "table" else None
         if g is None and tag in ("ul", "ol", "div", "dl"):
             g = _list_group(parent, level, pairs, page_url, by)

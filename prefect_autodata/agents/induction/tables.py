@@ -119,9 +119,13 @@ def _in_chrome(node: Any) -> bool:
     return any(a.tag in _CHROME for a in node.iterancestors())
 
 
+_LAYOUT_BLOCKS = ("table", "h1", "h2", "h3", "h4", "h5", "h6", "hr")
+
+
 def _is_layout(table: Any, rows: list[Any]) -> bool:
-    """A table whose own cells hold other tables lays the page out; its records are in those."""
-    return any(c.find(".//table") is not None for tr in rows for c in _cells(tr))
+    """A table whose own cells hold other tables, headings or rules lays the page out (a banner row
+    with the site's title, a navigation column, a content cell); its records, if any, are in those."""
+    return any(next(c.iter(*_LAYOUT_BLOCKS), None) is not None for tr in rows for c in _cells(tr))
 
 
 def tables(root: Any, *, min_rows: int = 2) -> list[Table]:
@@ -144,13 +148,16 @@ def tables(root: Any, *, min_rows: int = 2) -> list[Table]:
         bold_head = False
         if not head and _bold_header(rows):
             head, bold_head = [rows[0]], True
-        body = [tr for tr in rows if tr not in head]
+        body = [tr for tr in rows if tr not in head and not _in_tfoot(tr, table)]
         chrome = _in_chrome(table)
         t = _transposed(table, head, body, all_tables)
         if t is not None:
             t.chrome = chrome
             out.append(t)
             continue
+        summary = None if _header_column(body) else _summary_row(body)
+        if summary is not None:
+            body = [tr for tr in body if tr is not summary]
         if len(body) < min_rows and not _header_column(body):
             continue
         locate = _locator(table, head, all_tables)
@@ -184,6 +191,8 @@ def tables(root: Any, *, min_rows: int = 2) -> list[Table]:
         if bold_head:
             k, lab = next(((i, x) for i, x in enumerate(_expand(head[0])) if x), (0, ""))
             rows_xp += f"[not(*[{k + 1}][normalize-space()={xq(lab)}])]"
+        if summary is not None:
+            rows_xp += _exclude(summary, body)
         out.append(
             Table(
                 records_xpath=rows_xp,
@@ -198,6 +207,75 @@ def tables(root: Any, *, min_rows: int = 2) -> list[Table]:
     if any(not t.chrome and t.rows >= min_rows for t in out):
         out = [t for t in out if not t.chrome]
     return out
+
+
+def _in_tfoot(tr: Any, table: Any) -> bool:
+    parent = tr.getparent()
+    return parent is not None and parent.tag == "tfoot" and parent.getparent() is table
+
+
+# Words a totals row is labelled with (English, German, French, Spanish, Italian).
+_TOTALS = {
+    "total", "totals", "grand total", "sum", "overall", "all", "gesamt", "insgesamt", "summe",
+    "somme", "suma", "totale", "totaux", "total general", "total général",
+}  # fmt: skip
+
+
+def _number(text: str) -> float | None:
+    t = text.replace(",", "").replace("\u202f", "").replace("\u00a0", "").replace(" ", "")
+    t = t.rstrip("%").lstrip("$€£")
+    try:
+        return float(t)
+    except ValueError:
+        return None
+
+
+def _summary_row(body: list[Any]) -> Any | None:
+    """The last row when it sums up the rows above it rather than being one more record.
+
+    Told by structure and content, not by position alone: its numbers are the column sums of the
+    other rows; or its label is a totals word ("Total", "Gesamt"); or it is unlike every other row,
+    all bold where they are not, leaving empty a column every other row fills.
+    """
+    if len(body) < 4:
+        return None
+    last, others = body[-1], body[:-1]
+    cells = [cell_text(c) for c in _cells(last)]
+    grid = [[cell_text(c) for c in _cells(tr)] for tr in others]
+    width = len(cells)
+    if width < 2 or any(len(r) != width for r in grid):
+        return None
+    label = next((x for x in cells if x), "")
+    if label.lower().rstrip(":") in _TOTALS:
+        return last
+    sums, checked = 0, 0
+    for i, v in enumerate(cells):
+        mine = _number(v)
+        col = [_number(r[i]) for r in grid]
+        if mine is None or any(x is None for x in col):
+            continue
+        checked += 1
+        total = sum(x for x in col if x is not None)
+        if abs(total - mine) <= max(1e-9, 0.005 * abs(total)) and len(set(col)) > 1:
+            sums += 1
+    if sums >= 1 and sums * 2 >= checked and len(others) >= 4:  # three rows may sum by chance
+        return last
+    bold = [c for c in _cells(last) if cell_text(c)]
+    others_bold = sum(1 for tr in others for c in _cells(tr) if cell_text(c) and _bold_cell(c))
+    others_cells = sum(1 for r in grid for x in r if x)
+    emptied = any(not cells[i] and all(r[i] for r in grid) for i in range(width))
+    if bold and all(_bold_cell(c) for c in bold) and others_bold <= 0.2 * others_cells and emptied:
+        return last
+    return None
+
+
+def _exclude(row: Any, body: list[Any]) -> str:
+    """A predicate that leaves ``row`` out of the record rows: its own class, else its label cell."""
+    cls = row.get("class")
+    if cls and not any(tr.get("class") == cls for tr in body):
+        return f"[not(@class={xq(cls)})]"
+    k, lab = next(((i, cell_text(c)) for i, c in enumerate(_cells(row)) if cell_text(c)), (0, ""))
+    return f"[not(*[{k + 1}][normalize-space()={xq(lab)}])]"
 
 
 def _header_column(body: list[Any]) -> bool:

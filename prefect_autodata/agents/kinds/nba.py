@@ -64,6 +64,7 @@ register_teams("NBA", NBA_PATTERNS)
 _BOX = {
     "games played": "GP",
     "games": "GP",
+    "g": "GP",
     "wins": "W",
     "win": "W",
     "losses": "L",
