@@ -138,7 +138,7 @@ def test_records_behind_an_index_bar_are_all_collected(base, tmp_path):
     names = [s.name for s in b.spec.sources]
     assert names[0] == "index" and not b.spec.sources[0].emit, (SEED, names)
     assert "{part}" in b.spec.sources[1].request.url, SEED
-    want = sorted((r["name"], r["maker"], float(r["price"].lstrip("$"))) for r in RECORDS)  # an amount lands as a number
+    want = sorted((r["name"], r["maker"], float(r["price"].lstrip("$"))) for r in RECORDS)
     assert _landed(b.spec, tmp_path) == want, SEED
 
 
@@ -146,5 +146,5 @@ def test_a_pager_by_path_numbers_is_followed_from_the_current_page(base, tmp_pat
     b = _best(base, "/paged/")
     src = b.spec.sources[0]
     assert src.pagination is not None and src.pagination.kind == "next_link", SEED
-    want = sorted((r["name"], r["maker"], float(r["price"].lstrip("$"))) for r in RECORDS)  # an amount lands as a number
+    want = sorted((r["name"], r["maker"], float(r["price"].lstrip("$"))) for r in RECORDS)
     assert _landed(b.spec, tmp_path) == want, SEED
