@@ -128,6 +128,20 @@ def run_dlt(base: str, db: str, names: list[str], token: str) -> int:
     return n
 
 
+def own_peak_rss() -> int:
+    """This process's own peak RSS in bytes: ``VmHWM`` (the high-water mark of the memory map that ``exec``
+    created). Not ``ru_maxrss``: on Linux it survives fork + exec, so a child reported at least the parent's
+    peak at spawn time (~586 MiB after the parent read the ticker list; a bare ``python -c pass`` child
+    reported 586). ``ru_maxrss`` only where ``/proc`` is missing."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
 def child(engine: str, base: str, db: str, names_file: str, token: str) -> None:
     # the ticker list comes from the parent: reading it from the sandbox's data set here would load the
     # whole price table into the measured process (it did until 2026-12-01: +~500 MiB on both engines)
@@ -135,7 +149,7 @@ def child(engine: str, base: str, db: str, names_file: str, token: str) -> None:
     t0 = time.perf_counter()
     rows = (run_ours if engine == "ours" else run_dlt)(base, db, names, token)
     secs = time.perf_counter() - t0
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    peak = own_peak_rss()
     print(json.dumps({"engine": engine, "rows": rows, "seconds": secs, "peak_rss": peak}))
 
 
