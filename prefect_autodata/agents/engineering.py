@@ -139,7 +139,7 @@ def match_records(
         if k in used:
             continue
         label = str(rs.labels.get(k, k))
-        variants = [label, _leaf(label)]
+        variants = [label, _leaf(label), str(k), _leaf(str(k))]  # a display label hides the key's own name
         for n in (label, str(k), _leaf(label)):
             if n in names:
                 variants.append(names[n])
@@ -1166,6 +1166,13 @@ def repair_spec(spec: CollectorSpec, issues: list[Any]) -> tuple[CollectorSpec, 
     assumed the type are dropped) rather than losing the rows; other failures (no records, fetch
     errors) are not local and are answered by another candidate.
     """
+    for issue in issues:
+        # A key that repeats over rows that differ (a team's several seasons, the season unrequested):
+        # the whole landed row is the key, so no record is merged away.
+        wide = [c.name for c in spec.columns]
+        if getattr(issue, "kind", "") == "duplicate_key" and wide and wide != list(spec.primary_key):
+            data = {**spec.model_dump(mode="json", exclude_none=True), "primary_key": wide}
+            return CollectorSpec.model_validate(data), f"primary key widened to {wide}"
     for issue in issues:
         fld = getattr(issue, "field", None)
         if getattr(issue, "kind", "") != "type_mismatch" or not fld:

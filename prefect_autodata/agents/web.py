@@ -461,9 +461,10 @@ class WebAgent:
         for url, via, source, headers in found:
             if len(ev.endpoints) >= self.budget.max_endpoints:
                 break
-            if url in seen:
+            key = f"{url} {sorted(headers.items())}"  # the same URL with a documented key is another try
+            if key in seen:
                 continue
-            seen.add(url)
+            seen.add(key)
             ep = self._endpoint(url, via, source, headers, ev, plan)
             if ep is not None:
                 ev.endpoints.append(ep)

@@ -37,3 +37,11 @@ def test_abbreviated_keys_by_their_documented_meaning_and_dates_in_words():
 def test_a_meaning_unrelated_to_any_field_matches_nothing():
     rows = [{"zz": f"x{i}", "yy": i} for i in range(5)]
     assert match_records(["author"], _rs(rows), None, {"zz": "Record id", "yy": "Rank"}) == {}
+
+
+def test_a_nested_key_under_a_display_label_still_answers_its_own_name():
+    rows = [{"team": f"T{i}", "meta.avg": 0.2 + i / 100, "slg": 0.4 + i / 100} for i in range(6)]
+    rs = _rs(rows)
+    rs.labels.update({"team": "Mannschaft", "meta.avg": "Schlagdurchschnitt", "slg": "SLG"})
+    m = match_records(["team", "avg"], rs, None)
+    assert m["avg"].key == "meta.avg"  # the page's label says nothing to the word; the key's leaf does

@@ -63,3 +63,35 @@ def test_records_keyed_by_id():
 
 def test_a_plain_object_is_not_a_record_set():
     assert record_sets({"name": "x", "meta": {"a": 1}}) == []
+
+
+def test_a_flattened_key_goes_by_its_last_part_unless_another_key_ends_the_same():
+    obj = {
+        "data": [
+            {"car": f"Car {i}", "meta": {"price": f"${i},000", "name": "m"}, "dealer": {"name": f"D{i}"}}
+            for i in range(4)
+        ]
+    }
+    (rs,) = [r for r in json_record_sets(obj) if r.path == "$.data[*]"]
+    assert rs.labels["meta.price"] == "price"  # the field word a flat key would carry
+    assert rs.labels["meta.name"] == "meta.name" and rs.labels["dealer.name"] == "dealer.name"
+    assert rs.labels["car"] == "car"
+    assert _read(obj, rs, "meta.price") == ["$0,000", "$1,000", "$2,000", "$3,000"]
+
+
+def test_one_walker_finds_column_tables_with_their_name_beside_nested_records():
+    obj = {
+        "resultSets": [
+            {"name": "Seasons", "headers": ["TEAM", "W", "W"], "rowSet": [["A", 1, 2], ["B", 3, 4]]},
+        ],
+        "clubs": {
+            f"c{i}": {"club": f"C{i}", "info": {"city": f"X{i}"}, "tags": [{"t": i}]} for i in range(4)
+        },
+    }
+    sets = {r.path: r for r in json_record_sets(obj)}
+    table = sets["$.resultSets[0].rowSet[*]"]
+    assert table.positional and table.name == "Seasons" and table.labels == {0: "TEAM", 1: "W", 2: "W"}
+    clubs = sets["$.clubs.*"]
+    assert clubs.count == 4 and clubs.labels["info.city"] == "city"
+    assert "$.clubs.c0.tags[*]" in sets  # arrays inside the first keyed records are found as well
+    assert record_sets(obj) == json_record_sets(obj)

@@ -44,6 +44,17 @@ def flatten(d: dict, *, depth: int = 2, prefix: str = "") -> dict[str, Any]:
     return out
 
 
+def leaf_labels(keys: list[str | int]) -> dict[str | int, str]:
+    """Each key's label: a flattened key (``meta.price``) goes by its last part (``price``) when no other
+    key of the record ends the same way, so it matches the field word like a flat key would; the path
+    stays the key (its JSONPath) and an alias of the label."""
+    leaves = [str(k).rsplit(".", 1)[-1] for k in keys]
+    return {
+        k: leaf if "." in str(k) and leaves.count(leaf) == 1 else str(k)
+        for k, leaf in zip(keys, leaves, strict=True)
+    }
+
+
 def _header_row(rows: list) -> bool:
     if len(rows) < 3 or not all(isinstance(r, list) for r in rows[:50]):
         return False
@@ -97,60 +108,67 @@ def _bare_rows(rows: list) -> int:
     return width
 
 
-def record_sets(obj: Any) -> list[Any]:
-    """Record sets of the nested / header-row / keyed shapes (flattened keys for arrays of objects too)."""
+_ROW_KEYS = ("rowSet", "rows", "data", "values")
+
+
+def _column_table(node: dict) -> tuple[str, list[str]] | None:
+    """``{"headers": [...], "rowSet": [[...], ...]}``: the rows' key and the header (names may repeat)."""
+    headers = node.get("headers")
+    if not isinstance(headers, list) or not all(isinstance(h, str) for h in headers):
+        return None
+    for rk in _ROW_KEYS:
+        rows = node.get(rk)
+        if isinstance(rows, list) and all(isinstance(r, list) for r in rows):
+            return rk, headers
+    return None
+
+
+def record_sets(obj: Any, *, max_depth: int = MAX_DEPTH) -> list[Any]:
+    """Every record set a JSON body holds, largest first: arrays of objects (nested objects flattened to
+    dotted keys), ``headers``/``rowSet`` tables, arrays of arrays with a header row or with their header
+    kept beside them, and records keyed by a value (``{"17": {...}, "42": {...}}``)."""
     from prefect_autodata.agents.induction.recordset import RecordSet
 
-    found: list[RecordSet] = []
+    found: dict[str, RecordSet] = {}
     headers = _header_lists(obj)
+
+    def add(rs: RecordSet) -> None:
+        found.setdefault(rs.path, rs)
 
     def add_dicts(dicts: list[dict], path: str, count: int) -> None:
         rows = [flatten(d) for d in dicts[:50]]
         keys: list[str | int] = []
         for r in rows[:20]:
             keys += [k for k in r if k not in keys]
-        found.append(
-            RecordSet(path=path, keys=keys, labels={k: str(k) for k in keys}, rows=rows, count=count)
+        add(RecordSet(path=path, keys=keys, labels=leaf_labels(keys), rows=rows, count=count))
+
+    def positional(path: str, head: list[str], rows: list, count: int, name: str = "") -> None:
+        keys: list[str | int] = list(range(len(head)))
+        labels: dict[str | int, str] = dict(zip(keys, head, strict=True))
+        cells = [dict(enumerate(r)) for r in rows[:50]]
+        add(
+            RecordSet(
+                path=path, keys=keys, labels=labels, rows=cells, count=count, name=name, positional=True
+            )
         )
 
     def visit(node: Any, parts: list[str | int], depth: int) -> None:
-        if depth > MAX_DEPTH:
+        if depth > max_depth:
             return
         if isinstance(node, list):
             width = _bare_rows(node)
             cells = {str(x) for r in node[:50] for x in r} if width else set()
             head = next((h for h in headers if len(h) == width and not set(h) & cells), None)
             if head is not None:  # rows whose header is kept elsewhere in the body ({"header": [...], ...})
-                keys = list(range(width))
-                found.append(
-                    RecordSet(
-                        path=_jp(parts) + "[*]",
-                        keys=keys,
-                        labels=dict(zip(keys, head, strict=True)),
-                        rows=[dict(enumerate(r)) for r in node[:50]],
-                        count=len(node),
-                        positional=True,
-                    )
-                )
+                positional(_jp(parts) + "[*]", head, node, len(node))
                 return
             if _header_row(node):
-                head = node[0]
-                keys = list(range(len(head)))
-                found.append(
-                    RecordSet(
-                        path=_jp(parts) + "[1:]",
-                        keys=keys,
-                        labels=dict(zip(keys, head, strict=True)),
-                        rows=[dict(enumerate(r)) for r in node[1:51]],
-                        count=len(node) - 1,
-                        positional=True,
-                    )
-                )
+                positional(_jp(parts) + "[1:]", node[0], node[1:], len(node) - 1)
                 return
             dicts = [x for x in node[:200] if isinstance(x, dict)]
             if node and len(dicts) == min(len(node), 200):
                 add_dicts(dicts, _jp(parts) + "[*]", len(node))
-                for i, d in enumerate(dicts[:5]):
+                for i, d in enumerate(dicts[:10]):
                     visit(d, [*parts, i], depth + 1)
                 return
             for i, x in enumerate(node[:20]):
@@ -158,15 +176,22 @@ def record_sets(obj: Any) -> list[Any]:
                     visit(x, [*parts, i], depth + 1)
             return
         if isinstance(node, dict):
+            table = _column_table(node)
+            if table is not None:  # {"name": ..., "headers": [...], "rowSet": [[...], ...]}
+                rk, head = table
+                rows = node[rk]
+                positional(_jp([*parts, rk]) + "[*]", head, rows, len(rows), str(node.get("name") or ""))
             if _keyed(node):
                 add_dicts(list(node.values())[:200], _jp(parts) + ".*" if parts else "$.*", len(node))
+                for k, v in list(node.items())[:10]:  # arrays inside the first records
+                    visit(v, [*parts, k], depth + 1)
                 return
             for k, v in node.items():
-                if isinstance(v, dict | list):
+                if isinstance(v, dict | list) and k != "headers":
                     visit(v, [*parts, k], depth + 1)
 
     visit(obj, [], 0)
-    return sorted(found, key=lambda r: -r.count)
+    return sorted(found.values(), key=lambda r: -r.count)
 
 
 def loads(text: str | bytes) -> Any:

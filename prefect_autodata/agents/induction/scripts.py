@@ -270,7 +270,7 @@ def label_sets(sets: list[Any], html: str | None) -> None:
             continue
         for k in rs.keys:
             shown = labels.get(str(k))
-            if shown and str(rs.labels.get(k, k)) == str(k):
+            if shown and str(rs.labels.get(k, k)) in (str(k), str(k).rsplit(".", 1)[-1]):
                 rs.labels[k] = shown
 
 

@@ -411,7 +411,8 @@ def generalise_url(
         pname = _free_name(re.sub(r"[^a-z0-9_]", "_", kl) or "p", params)
         differs = [o.get(k) for o in oq if o.get(k) is not None and o.get(k) != v]
         if kl in PAGE_PARAMS and v.isdigit():
-            pagination = Pagination(kind="page", param=k, start=int(v) or 1, max_pages=1000)
+            start = 0 if v == "0" else 1  # page=0 in the call: 0-based; a deep link's number is no start
+            pagination = Pagination(kind="page", param=k, start=start, max_pages=1000)
             continue
         if kl in OFFSET_PARAMS and v.isdigit():
             pagination = Pagination(kind="offset", param=k, start=int(v), size=page_size or 100)
