@@ -102,3 +102,61 @@ def test_records_repeating_their_text_are_told_apart_by_their_links():
     slots(found[0], "http://127.0.0.1/")
     assert found[0].detail_link is not None
     assert found[0].detail_link.values[:2] == ["/view?id=0", "/view?id=1"]
+
+
+def test_rows_without_a_heading_take_their_distinct_word_column_as_the_name():
+    """A grid of div rows under a header row; the name sits last and nothing marks it as a heading."""
+    recs = _records(9, seed=11)
+    head = "<div><div>Cost</div><div>Maker</div><div>Item &amp; kind</div></div>"
+    rows = "".join(
+        f"<div><div>{r['cost']}</div><div>{r['maker']}</div><div>{r['name']}</div></div>" for r in recs
+    )
+    root = parse(f"<html><body><main><div role='table'>{head}{rows}</div></main></body></html>")
+    best = find_regions(root)[0]
+    cands = slots(best)
+    named = [c for c in cands if c.identity]
+    assert len(named) == 1 and named[0].values == [r["name"] for r in recs]
+    got = assign(["product", "cost"], cands)
+    assert got["product"].candidate.values == [r["name"] for r in recs]
+    # the repeating maker column (four makers over nine rows) is never taken for the name
+    assert not any(c.identity for c in cands if c.values == [r["maker"] for r in recs])
+
+
+def test_a_label_written_beside_the_value_in_its_own_piece_is_not_part_of_the_value():
+    """ "by <a>Name</a>" and "1204 <dfn>Views</dfn>": the constant piece is the label; the value is the rest.
+    A value written in one text node with its prefix stays whole."""
+    recs = _records(6, seed=5)
+    cards = "".join(
+        f"<div><h3><a href='/p/{i}'>{r['name']}</a></h3><p class='k1'>by <a href='/u/{i}'>{r['maker']}</a></p>"
+        f"<span class='k2'>{100 + i * 7} <dfn>Views</dfn></span><em>Deluxe t{i}</em></div>"
+        for i, r in enumerate(recs)
+    )
+    root = parse(f"<html><body><main><section>{cards}</section></main></body></html>")
+    cands = slots(find_regions(root)[0])
+    by = next(c for c in cands if c.rule["xpath"].endswith("[@class='k1']"))
+    assert by.values == [r["maker"] for r in recs] and "by" in (by.label, *by.aliases)
+    views = next(c for c in cands if c.rule["xpath"].endswith("[@class='k2']"))
+    assert views.values == [str(100 + i * 7) for i in range(6)] and views.label == "Views"
+    tag = next(c for c in cands if c.rule["xpath"] == "./em")
+    assert tag.values[:2] == ["Deluxe t0", "Deluxe t1"]
+
+
+def test_cut_short_text_is_read_whole_from_the_title_attribute_which_is_never_a_label():
+    titles = [f"The {w} and the very long road home" for w in WORDS[:5]]
+    cards = "".join(
+        f"<li><h3><a href='/b/{i}' title='{t}'>{t[:14]}...</a></h3><p>{i + 3}.50</p></li>"
+        for i, t in enumerate(titles)
+    )
+    root = parse(f"<html><body><ol>{cards}</ol></body></html>")
+    cands = slots(find_regions(root)[0])
+    name = next(c for c in cands if c.identity)
+    assert name.values == titles and name.rule["attr"] == "title" and name.label is None
+
+
+def test_a_wrapper_that_holds_one_element_lends_it_its_label():
+    cards = "".join(
+        f"<article><h2><a href='/p/{i}'>Post {w}</a></h2><span class='comments-link'><a href='/p/{i}#c'>{i} Comments</a></span></article>"
+        for i, w in enumerate(WORDS[:4])
+    )
+    cands = slots(find_regions(parse(f"<html><body><main>{cards}</main></body></html>"))[0])
+    assert any(c.label == "comments-link" and c.values[1] == "1 Comments" for c in cands)

@@ -348,9 +348,23 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
         ):
             ident, heading_done = True, True
         label = _attr_label(node)
+        if label is not None and any(_attr_label(nd) != label for _, nd in got.values()):
+            label = None  # an attribute that differs per record (title="The Lantern Keeper") is data
+        label = label or _wrapper_label(node, items)
         label = head or label
+        aliases: list[str] = []
         if attr:
             label = None
+        elif not head:
+            piece = _label_piece([nd for _, nd in got.values()], [v for v, _ in got.values()])
+            if piece is not None:
+                word, transform = piece
+                values = [_strip_piece(v, transform) for v in values]
+                rule["transforms"] = [*rule["transforms"], transform]
+                label, aliases = label or word, [word] if label and label != word else []
+            elif node.get("title") and _whole_title(node.tag, list(got.values())):
+                values = [got[i][1].get("title") if i in got else None for i in range(n)]
+                rule = {"xpath": sel, "attr": "title", "transforms": [{"op": "strip"}]}
         cand = Candidate(
             label=label,
             values=values,
@@ -359,6 +373,7 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
             identity=ident,
             anchor=0.6 if "@class" in sel else 0.4,
             where="listing",
+            aliases=aliases,
         )
         out.append(cand)
         if what == "href":
@@ -366,6 +381,8 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
             link_cands.append(
                 (cand.fill * distinct + (0.2 if len(clean(node.text_content())) > 3 else 0), cand)
             )
+    if not heading_done:
+        _name_column(out)
     for p in _labelled(region, found):
         out.append(p)
     if link_cands:
@@ -374,6 +391,103 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
             region.detail_link = link_cands[0][1]
     region.candidates = out
     return out
+
+
+def _wrapper_label(node: Any, items: list[Any]) -> str | None:
+    """The label of an element that wraps just this one (``<span class="comments-link"><a>4
+    Comments</a></span>``): the wrapper names what it holds. Never a record's own label."""
+    parent = node.getparent()
+    if parent is None or any(parent is it for it in items) or len(elements(parent)) != 1:
+        return None
+    if clean(parent.text) or clean(node.tail):
+        return None
+    return _attr_label(parent)
+
+
+_LABEL_TAGS = {"dfn", "label"}  # elements that name a term: a trailing one is the value's label
+
+
+def _label_piece(nodes: list[Any], texts: list[str]) -> tuple[str, dict[str, Any]] | None:
+    """A label the records write beside their value in its own DOM piece: a leading text node before
+    the element holding the value ("by <a>Mara Ellison</a>", "Posted in <a>Garden</a>") or a trailing
+    term element after it ("1204 <dfn>Views</dfn>"). The piece is the same in every record and the
+    rest varies; it is the value's label, and the value is read without it. One text node such as
+    "Cuisines: Chinese" is not split here (the value is written that way).
+
+    Returns (label text, regex transform that drops it) or None.
+    """
+    if len(nodes) < 3 or len(set(texts)) < 2 or len(nodes[0]) == 0:
+        return None
+    word = clean(nodes[0].text)
+    if (
+        word
+        and len(word) <= 20
+        and len(word.split()) <= 3
+        and not re.search(r"\d", word)
+        and sum(ch.isalpha() for ch in word) >= 2
+        and all(clean(nd.text) == word for nd in nodes)
+        and all(len(nd) == 1 and isinstance(nd[0].tag, str) and not clean(nd[0].tail) for nd in nodes)
+    ):
+        pat = r"^\s*" + re.escape(word) + r"\s*(.*?)\s*$"
+        return word.rstrip(":：").strip(), {"op": "regex", "pattern": pat}
+    if nodes[0][-1].tag not in _LABEL_TAGS:
+        return None
+    tails = [nd[-1] for nd in nodes if len(nd)]
+    if len(tails) == len(nodes) and all(
+        t.tag in _LABEL_TAGS and len(t) == 0 and not clean(t.tail) for t in tails
+    ):
+        word = clean(tails[0].text_content())
+        if (
+            word
+            and sum(ch.isalpha() for ch in word) >= 2
+            and all(clean(t.text_content()) == word for t in tails)
+        ):
+            pat = r"^\s*(.*?)\s*" + re.escape(word) + r"\s*$"
+            return word, {"op": "regex", "pattern": pat}
+    return None
+
+
+def _strip_piece(value: str | None, transform: dict[str, Any]) -> str | None:
+    if value is None:
+        return None
+    m = re.match(transform["pattern"], value, re.S)
+    return m.group(1) if m else value
+
+
+def _whole_title(tag: str, got: list[tuple[str, Any]]) -> bool:
+    """True when the records' text is cut short ("The Long Road to…") and their ``title`` attribute
+    holds it whole: the attribute is the value."""
+    if len(got) < 2 or tag not in ("a", "span", "div", "p", "td") and not re.fullmatch(r"h[1-6]", tag):
+        return False
+    cut = 0
+    for t, nd in got:
+        full = clean(nd.get("title") or "")
+        if not full or not t:
+            return False
+        stem = t.rstrip(".…").rstrip()
+        if not full.startswith(stem):
+            return False
+        cut += len(full) > len(stem) and t != full
+    return bool(cut)
+
+
+_NAME_KINDS = {"text", "name"}
+
+
+def _name_column(cands: list[Candidate]) -> None:
+    """With no heading or bare link in the records, the record's own name is its first text slot
+    whose values are all different and read as words (not amounts, dates, phones or long prose):
+    the column a table would lead with, wherever the row puts it ("Make & model" last in a row)."""
+    from prefect_autodata.agents.induction import values as vt
+
+    for c in cands:
+        if c.origin != "slot" or c.fill < 0.9:
+            continue
+        prof = vt.profile(c.values)
+        if prof.n < 3 or prof.kind not in _NAME_KINDS or prof.distinct < 0.95 * prof.filled:
+            continue
+        c.identity = True
+        return
 
 
 def _pair_parts(found: list[Any], keep: set[str]) -> tuple[set[Any], set[tuple[Any, str]]]:
