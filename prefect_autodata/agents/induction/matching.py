@@ -499,7 +499,53 @@ def assign(
                 break
     if eliminate:
         out.update(_eliminate(requested, candidates, profs, out, free, header_texts, threshold))
+    taken = {_rule_key(m.candidate) for m in out.values()}
+    named = _name_by_values(
+        requested, candidates, profs, out, lambda j: free(j) and rkeys[j] not in taken, entity
+    )
+    if named is not None:
+        r, j = named
+        why = "one different short word value per record: the record's name"
+        out[r] = Match(r, candidates[j], threshold, why, "identity")
     return {r: out[r] for r in requested if r in out}
+
+
+def _name_by_values(
+    requested: list[str],
+    candidates: list[Candidate],
+    profs: list[vt.Profile],
+    out: dict[str, Match],
+    free: Any,
+    entity: str | None,
+) -> tuple[str, int] | None:
+    """A "name" field that no label answered takes the first free column whose values are short words,
+    different in every record and never numbers, phones or addresses: what a list shows as each record's
+    name when its header says "Venue" or nothing. A "name" field is a name word, the entity's own word
+    ("restaurant" of restaurants) or a name-like first field ("college, phone, type"). Only when no
+    column already serves as the record's name."""
+    if any(m.evidence == "identity" for m in out.values()):
+        return None
+    ent = normalise(entity or "")
+    wanted = [
+        r
+        for r in requested
+        if r not in out
+        and (
+            (rn := _content(normalise(r))) in IDENTITY
+            or (ent and rn in (ent, ent.rstrip("s")))
+            or (ent and rn.split()[-1:] == ["name"] and rn.split()[0] in (ent, ent.rstrip("s")))
+            or (r == requested[0] and expected_type(r) == "title")  # a list names the record first
+        )
+    ]
+    if not wanted:
+        return None
+    for j, p in enumerate(profs):
+        if not free(j) or p.filled < 3 or p.filled < 0.9 * p.n or p.distinct < p.filled:
+            continue
+        if p.share_of(("text", "name")) < 0.9 or p.digits > 0.2 or p.currency > 0 or p.avg_words > 8:
+            continue
+        return wanted[0], j
+    return None
 
 
 def _eliminate(
