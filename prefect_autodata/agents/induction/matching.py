@@ -526,25 +526,29 @@ def _name_by_values(
     if any(m.evidence == "identity" for m in out.values()):
         return None
     ent = normalise(entity or "")
-    wanted = [
-        r
-        for r in requested
-        if r not in out
-        and (
-            (rn := _content(normalise(r))) in IDENTITY
-            or (ent and rn in (ent, ent.rstrip("s")))
-            or (ent and rn.split()[-1:] == ["name"] and rn.split()[0] in (ent, ent.rstrip("s")))
-            or (r == requested[0] and expected_type(r) == "title")  # a list names the record first
-        )
-    ]
-    if not wanted:
+    ents = {ent, ent.rstrip("s")} if ent else set()
+    wanted = next(
+        (
+            r
+            for r in requested
+            if r not in out
+            and (
+                (rn := _content(normalise(r))) in IDENTITY
+                or rn in ents
+                or (rn.split()[-1:] == ["name"] and rn.split()[0] in ents)
+                or (r == requested[0] and expected_type(r) == "title")  # a list names the record first
+            )
+        ),
+        None,
+    )
+    if wanted is None:
         return None
     for j, p in enumerate(profs):
         if not free(j) or p.filled < 3 or p.filled < 0.9 * p.n or p.distinct < p.filled:
             continue
         if p.share_of(("text", "name")) < 0.9 or p.digits > 0.2 or p.currency > 0 or p.avg_words > 8:
             continue
-        return wanted[0], j
+        return wanted, j
     return None
 
 
