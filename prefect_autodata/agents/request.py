@@ -220,10 +220,14 @@ class Request(BaseModel):
         return super().__getattr__(name)
 
     def to_json(self) -> dict[str, Any]:
-        """The fixed JSON shape of ``autodata plan --json``."""
+        """The fixed JSON shape of ``autodata plan --json``. "All columns" ("every statistic the site
+        has") shows as a first field named ``*``: every column the source offers, the listed ones after it
+        (a kind's defaults, when a kind knows the records)."""
+        every = [{"name": "*", "normalized": "*", "type": None}] if self.all_fields else []
         return {
             "entity": self.entity.singular if self.entity else None,
-            "fields": [{"name": f.name, "normalized": f.normalized, "type": f.type} for f in self.fields],
+            "fields": every
+            + [{"name": f.name, "normalized": f.normalized, "type": f.type} for f in self.fields],
             "filters": [{"field": f.field, "op": f.op, "value": _jsonable(f.value)} for f in self.filters],
             "time_scope": self.time_scope.to_json() if self.time_scope else None,
             "coverage": self.coverage,

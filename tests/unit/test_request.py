@@ -65,6 +65,11 @@ def test_fields_written_before_the_entity_and_possessive_lists():
         ("countries with a population over 100 million", [("population", "ge", 100_000_000)]),
         ("hospitals with more than 500 beds, including name", [("bed", "ge", 500)]),
         ("bus stops on route 42 with name", [("route", "eq", 42)]),
+        ("schools whose name contains Saint, with address", [("name", "contains", "Saint")]),
+        ("bridges in Germany or Austria with name", [("location", "in", ["Germany", "Austria"])]),
+        ("albums with a rating of 4 or more, with title", [("rating", "ge", 4)]),
+        ("hospitals with 200 or fewer beds, with name", [("bed", "le", 200)]),
+        ("bridges with a span between 100 and 500 metres, with name", [("span", "range", [100, 500])]),
     ],
 )
 def test_generic_filters(text, want):
@@ -130,6 +135,39 @@ def test_daily_data_is_not_a_schedule():
 )
 def test_coverage(text, coverage):
     assert plan(text).coverage == coverage
+
+
+@pytest.mark.parametrize(
+    "text,entity,fields",
+    [
+        (
+            "Which charities on https://give.example.org have an income over 1 million pounds? "
+            "I need their name, cause and website",
+            "charity",
+            ["name", "cause", "website"],
+        ),
+        (
+            "What are the subway stations in Tokyo? I want their name and line",
+            "subway station",
+            ["name", "line"],
+        ),
+        ("Which vaccines cost less than 50 dollars? Give name and price", "vaccine", ["name", "price"]),
+        ("Collect every registered charity in Scotland with name", "charity", ["name"]),
+        ("Collect every dog breed with breed name and origin", "dog breed", ["breed_name", "origin"]),
+        ("Collect the restaurants, first page only, with name and rating", "restaurant", ["name", "rating"]),
+        ("first page only of the restaurants with name and rating", "restaurant", ["name", "rating"]),
+    ],
+)
+def test_questions_modifiers_and_coverage_leave_the_entity_and_fields(text, entity, fields):
+    r = plan(text)
+    assert r.entity.singular == entity and [f.normalized for f in r.fields] == fields and r.is_resolved
+
+
+def test_all_columns_written_before_the_entity():
+    r = plan("All columns for every hospital in Texas")
+    assert r.entity.singular == "hospital" and r.all_fields
+    r = plan("Scrape every column of the airport table on https://airports.example.com")
+    assert r.entity.singular == "airport" and r.all_fields and r.is_resolved
 
 
 def test_fields_and_schema_win_over_the_sentence(tmp_path):

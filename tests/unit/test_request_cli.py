@@ -47,6 +47,14 @@ def test_plan_json_prints_the_request(no_network):
     }
 
 
+def test_plan_json_says_all_columns(no_network):
+    out = json.loads(run("All columns of every country on http://127.0.0.1:9/countries", "--json").stdout)
+    assert out["entity"] == "country" and out["unresolved"] == []
+    assert out["fields"][0] == {"name": "*", "normalized": "*", "type": None}
+    out = json.loads(run("every book on http://127.0.0.1:9/shop with title", "--json").stdout)
+    assert [f["name"] for f in out["fields"]] == ["title"]
+
+
 def test_plan_of_a_known_kind_and_of_an_unresolvable_sentence(no_network):
     out = json.loads(run("Collect all accepted papers of NeurIPS 2017.", "--json").stdout)
     assert out["kind"] == "paper" and out["time_scope"]["years"] == [2017]

@@ -545,7 +545,7 @@ def _split_list(text: str) -> list[str]:
     return [x for x in (_clean_item(p) for p in _LIST_SPLIT.split(text)) if x]
 
 
-_CMP_AHEAD = re.compile(r"\s+(?:of\s+)?" + _CMP + r"\s", re.I)
+_CMP_AHEAD = re.compile(r"\s+(?:of\s+)?(?:" + _CMP + r"\s|between\s+\d)", re.I)
 
 
 def _comparison(item: str) -> Filter | None:
@@ -647,6 +647,19 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             val = re.sub(r"(?:[\s,]+(?:or|and|of|&))+$", "", m.group("val").strip("\"'")).rstrip(".")
             out.append(Filter(field=normalize_name(m.group("field")), op="eq", value=val))
             spans.append((m.start(), m.start("val") + len(val)))
+    for m in re.finditer(
+        r"\b(?:whose\s+|where\s+(?:the\s+|its\s+|their\s+)?)(?P<field>[a-z]+(?:\s+[a-z]+)?)\s+"
+        r"(?:contains?|includes?|mentions?|has)\s+(?:the\s+(?:word|term|phrase)\s+)?"
+        r"(?P<val>\"[^\"]+\"|'[^']+'|[A-Z][\w'’&.\-]*(?:\s+[A-Z][\w'’&.\-]*)*|[\w'’\-]+)",
+        t,
+    ):
+        if free(*m.span()):
+            out.append(
+                Filter(
+                    field=normalize_name(m.group("field")), op="contains", value=m.group("val").strip("\"'")
+                )
+            )
+            spans.append(m.span())
     # "movies for Drama, with ...", "player seasons for ATL with ...": a value closing its clause
     for m in re.finditer(
         r"\bfor\s+(?:the\s+)?(?P<val>[A-Z][\w&'’./-]*(?:(?:\s+(?:&|and|of)\s+|:\s+|\s+)[A-Z][\w&'’./-]*)*)"
@@ -753,9 +766,23 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         last = val.split()[-1].lower()
         if len(val.split()) > 1 and last in ATTRIBUTE_NOUNS and last not in _PLACE_NOUNS:
             out.append(Filter(field=last, op="eq", value=val))  # "in the Premier League": league
+            spans.append(m.span())
+            continue
+        vals, end = [val], m.start("val") + len(m.group("val"))
+        # "in Germany or Austria", "in Lyon, Nice or Paris": one place of several
+        while alt := re.match(
+            r"(?:\s*,\s*|\s+(?:or|and)\s+)(?P<v>[A-Z][\w.'’\-]*(?:\s+[A-Z][\w.'’\-]*)*)", t[end:]
+        ):
+            if alt.group("v").split()[0].lower() in _MONTHS:
+                break
+            vals.append(alt.group("v"))
+            end += alt.end()
+        if len(vals) > 1:
+            out.append(Filter(field="location", op="in", value=vals))
+            spans.append((m.start(), end))
         else:
             out.append(Filter(field="location", op="eq", value=val))
-        spans.append(m.span())
+            spans.append(m.span())
     return out, spans
 
 
@@ -866,7 +893,7 @@ _ENTITY_STOP = BOUNDARY_WORDS | {"off", "near", "around", "throughout", "along",
 _TIME_WORDS = frozenset(
     "per last past next previous this today yesterday daily weekly monthly hourly".split()
 )
-_PARTICIPLE = re.compile(r"[a-z]{3,}(?<!ee)(?<!us)ed")  # granted, filed, decided; not "used", "seed"
+_PARTICIPLE = re.compile(r"[a-z]{3,}(?<!e)(?<!us)ed")  # granted, filed, decided; not "used", "breed"
 _ADJECTIVES = frozenset(
     "open public private new old free official raw large small big national local global annual".split()
 )
@@ -885,6 +912,7 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
     """The entity noun phrase (singular) and any field words written before it ("names and prices of
     all products" → product, [name, price])."""
     s = _LEAD.sub("", t.strip())
+    s = re.sub(r"^(?:only\s+)?(?:the\s+)?first\s+page\s+(?:only\s+)?(?:of\s+)?", "", s, flags=re.I)
     toks = [m for m in _WORDS.finditer(s)]
     i = 0
     seen_det = False
@@ -907,8 +935,18 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
     for tok in toks[i:]:
         w = tok.group(0)
         lw = w.lower()
+        if (
+            not words
+            and lw in BOUNDARY_WORDS
+            and (_PARTICIPLE.fullmatch(lw) or lw == "available")
+            and re.match(r"\s+[a-z]{3,}\b", s[tok.end() :])
+            and s[tok.end() :].split(None, 1)[0].lower() not in _ENTITY_STOP | _DETERMINERS
+        ):
+            continue  # "every registered charity", "all listed hotels": a modifier before the noun
         if lw in _ENTITY_STOP or lw in (",", ";", ":", "(", ")") or re.fullmatch(r"(?:19|20)\d\d.*", lw):
             break
+        if words and lw in VERB_FIELDS and re.match(rf"\s+(?:{_CMP}|\d)", s[tok.end() :], re.I):
+            break  # "vaccines cost less than 50 dollars"
         if words and (lw in _DETERMINERS or lw in _TIME_WORDS or _PARTICIPLE.fullmatch(lw)):
             break  # "movies released in 2023", "wait times every hour"
         if words and lw in ("you", "we", "they", "i", "one"):
@@ -951,7 +989,11 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
         cand = _split_list(m.group("fields"))
         if (
             cand
-            and (len(cand) > 1 or singular(cand[0].split()[-1].lower()) in FIELD_WORDS)
+            and (
+                len(cand) > 1
+                or singular(cand[0].split()[-1].lower()) in FIELD_WORDS
+                or ALL_FIELDS.fullmatch("all " + cand[0].lower())
+            )
             and not any(c.lower() in CONTAINER_NOUNS for c in cand)
         ):
             sub, _ = _entity(m.group("rest"), None, True)
@@ -1128,9 +1170,65 @@ def _cadence(t: str) -> Cadence | None:
 # ---------------------------------------------------------------- the parser
 
 
+_OR_MORE = re.compile(
+    r"\b(?P<n>\d[\d,]*(?:\.\d+)?)\s+or\s+(?P<dir>more|higher|greater|above|over|better|less|fewer|lower|below|under)\b",
+    re.I,
+)
+
+
+_QUESTION = re.compile(
+    r"^(?:(?:and|so|ok|hey)[,\s]+)?(?:which|what)\s+(?:(?:are|were|is|was)\s+)?(?:(?:the|all(?:\s+the)?)\s+)?"
+    r"(?P<body>[^?]{3,}?)\s*\?\s*(?P<tail>.*)$",
+    re.I,
+)
+_QUESTION_VERB = re.compile(r"^(?P<np>.+?)\s+(?:have|has|had|hold|holds|carry|carries)\s+(?=\S)", re.I)
+_TAIL_LEAD = re.compile(
+    r"^(?:(?:please|and|also|then|so)[,\s]+)*"
+    r"(?:(?:(?:i|we)\s*(?:would like|['’]d like|need|want)|give|list|show|send|get|include|return|add)"
+    r"(?:\s+(?:me|us))?(?:\s+(?:to\s+)?(?:see|get|have|know))?\s+)?(?:(?:the|their|its|his|her)\s+)?",
+    re.I,
+)
+
+
+def _question(t: str) -> str:
+    """ "Which charities have an income over 1 million? I need their name and website" → the request
+    "charities with an income over 1 million, with name and website": a question names the records
+    (its verb "have" introduces their features), and a field list may follow it as its own sentence."""
+    m = _QUESTION.match(t)
+    if m is None:
+        return t
+    body = m.group("body").strip()
+    if v := _QUESTION_VERB.match(body):
+        body = f"{v.group('np')} with {body[v.end() :]}"
+    tail = m.group("tail").strip()
+    cut = re.sub(
+        r"(?:[,\s]+(?:please|thanks|thank you))+[.!]?$|[.!]$", "", _TAIL_LEAD.sub("", tail), flags=re.I
+    )
+    items = _split_list(cut) if cut else []
+    if (
+        items
+        and all(len(x.split()) <= 4 and not re.search(r"\d", x) for x in items)
+        and (len(items) > 1 or singular(items[0].split()[-1].lower()) in FIELD_WORDS)
+    ):
+        return f"{body}, with {cut}"
+    return f"{body}. {tail}" if tail else body
+
+
 def _clean(text: str) -> str:
     raw = unicodedata.normalize("NFC", text or "")
     raw = re.sub(r"\s+[—―]\s+", ", ", raw)  # "papers — fields: ...": a clause break, not a range
+    # "a rating of 4 or more", "500 or fewer beds": the bound written after its number
+    raw = _OR_MORE.sub(
+        lambda m: (
+            (
+                "at most "
+                if m.group("dir").lower() in ("less", "fewer", "lower", "below", "under")
+                else "at least "
+            )
+            + m.group("n")
+        ),
+        raw,
+    )
     return re.sub(r"\s+", " ", raw.replace("–", "-").replace("—", "-").replace("‐", "-")).strip()
 
 
@@ -1153,6 +1251,7 @@ def parse_request(
         req.unresolved.append("the instruction is empty: what should be collected?")
         return req
     named, t = _find_sources(t0)
+    t = _question(t)
     sources = list(dict.fromkeys([*named, *(s for s in sources or [] if s)]))
     req.sources = sources
     mentions = _find_dates(t)
