@@ -253,3 +253,18 @@ def test_plain_english_passes_the_input_check():
         "AAPL in 2024",
     ):
         assert check_instruction(t) == t
+
+
+@pytest.mark.parametrize(
+    "text,sources",
+    [
+        ("movies listed on IMDb with title and year", ["IMDb"]),
+        ("jobs posted on LinkedIn in Berlin with title", ["LinkedIn"]),
+        ("repositories on GitHub with name and stars", ["GitHub"]),
+        ("papers on Machine Learning with title", []),  # a topic, not a site
+        ("papers from ICML 2022 listed on ICML with title", []),  # an acronym names a conference
+        ("bird sightings on Monday with species", []),
+    ],
+)
+def test_a_site_named_in_the_sentence_is_a_source(text, sources):
+    assert plan(text).sources == sources

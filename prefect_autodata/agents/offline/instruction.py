@@ -364,6 +364,14 @@ _SITE_NAME = re.compile(
 )
 
 
+_SITE_ON = re.compile(
+    r"(?:\b(?:listed|posted|published|available|found|sold|hosted|shown|featured|advertised)\s+on\s+"
+    r"(?P<name>[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)?)|\bon\s+(?P<brand>[A-Z][a-z]+[A-Z][\w'’&-]*))"
+    r"(?=\s*(?:[,;!?]|\.(?:\s|$)|$)|\s+(?:with|including|showing|listing|giving|in|for|from|since|during|and\s+(?:save|store|put|write|load))\b)"
+)
+_DAY_NAMES = frozenset(d.lower() for d in calendar.day_name)
+
+
 def _find_sources(t: str) -> tuple[list[str], str]:
     """URLs, bare domains and named sites ("on the Wikipedia page"); returns them and the text with
     each replaced by "the site" (so a URL's digits are not read as years)."""
@@ -384,6 +392,13 @@ def _find_sources(t: str) -> tuple[list[str], str]:
     for m in _SITE_NAME.finditer(t):
         name = m.group(1).strip()
         if name.lower() not in ("the", "this", "that", "our", "their", "its"):
+            found.append(name)
+    for m in _SITE_ON.finditer(t):
+        # "movies listed on Rotten Tomatoes", "repositories on GitHub": a named site closing its clause
+        # (not an acronym, which names a conference or a ticker, nor a day or a month; "books on
+        # History" names a topic, so a bare "on" takes only a brand-like name)
+        name = m.group("name") or m.group("brand")
+        if not name.isupper() and name.split()[0].lower() not in {*_MONTH_NAMES, *_DAY_NAMES}:
             found.append(name)
     return list(dict.fromkeys(found)), t
 
