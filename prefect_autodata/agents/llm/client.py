@@ -13,12 +13,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import openai
-
 from prefect_autodata.agents.budget import BudgetMeter
 from prefect_autodata.agents.llm.config import ENV_API_KEY, ENV_BASE_URL, ENV_MODEL, LLMSettings
 from prefect_autodata.errors import ConfigError, TerminalError, TransientError
 from prefect_autodata.ohcache.trace import Trace, redact
+
+try:
+    import openai
+except ImportError as exc:  # the `llm` extra: a plain install runs the offline agents, which need no client
+    raise ConfigError(
+        "the LLM backend needs the openai client: pip install 'prefect-autodata[llm]' (or use --backend offline)"
+    ) from exc
 
 
 @dataclass
