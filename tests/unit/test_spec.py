@@ -117,9 +117,14 @@ def test_render_placeholders_and_secrets(monkeypatch):
     with pytest.raises(ConfigError, match="unknown placeholder"):
         templates.render("{tickr}", vals)
     monkeypatch.delenv("AUTODATA_SECRET_DEMO_TOKEN")
-    monkeypatch.setenv("PREFECT_API_URL", "http://127.0.0.1:9/api")  # no server: one clear error
-    with pytest.raises(ConfigError, match="AUTODATA_SECRET_DEMO_TOKEN"):
-        templates.render("{secret:DEMO_TOKEN}", vals)
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+
+    # no server: one clear error. A setting, not the env var: once Prefect is imported (any earlier test) it
+    # no longer reads PREFECT_API_URL from the environment, and the lookup started an ephemeral server
+    with temporary_settings(updates={PREFECT_API_URL: "http://127.0.0.1:9/api"}):
+        with pytest.raises(ConfigError, match="AUTODATA_SECRET_DEMO_TOKEN") as exc:
+            templates.render("{secret:DEMO_TOKEN}", vals)
+    assert "ConnectError" in type(exc.value.__cause__).__name__  # refused by the missing server, none started
 
 
 def test_published_json_schema_is_current():
