@@ -98,6 +98,14 @@ class Scope:
     expected_rows: int | None = None
     expected_approx: bool = True
     expected_basis: str = ""
+    # What the request itself states (an expectation it does not state is a soft note, never a
+    # reason to refuse a table): whether a record kind knows the records (a season grid, a trading
+    # calendar), whether the time scope was open-ended ("since 2009", "the past 3 seasons": the end
+    # is today, not a season the request named), the coverage and the filters' values.
+    kind_known: bool = True
+    time_open: bool = False
+    coverage: str = "all"
+    filter_values: list[Any] = field(default_factory=list)
 
     @classmethod
     def of(cls, plan: Any) -> Scope:
@@ -123,6 +131,14 @@ class Scope:
             expected_rows=getattr(size, "rows", None) if size is not None else None,
             expected_approx=bool(getattr(size, "approx", True)) if size is not None else True,
             expected_basis=str(getattr(size, "basis", "") or "") if size is not None else "",
+            kind_known=bool(getattr(plan, "kind", None)) if hasattr(plan, "kind") else True,
+            time_open=getattr(getattr(plan, "time_scope", None), "kind", None) == "relative",
+            coverage=str(getattr(plan, "coverage", None) or "all"),
+            filter_values=[
+                v
+                for f in getattr(plan, "filters", None) or []
+                for v in (f.value if isinstance(f.value, list) else [f.value])
+            ],
         )
 
 
@@ -133,9 +149,18 @@ def _text_or_none(v: Any) -> str | None:
 def stated_count(evidence: Evidence | None, plan: Any) -> int | None:
     """A record count a visited page states for the request ("All 679 accepted papers of NeurIPS 2017",
     "Showing 1-20 of 447" on a listing of the requested year)."""
+    return _stated(evidence, plan)[0]
+
+
+def _stated(evidence: Evidence | None, plan: Any) -> tuple[int | None, bool]:
+    """The stated count, and whether it is the request's own: every page stating it names every
+    value the request filters by (a listing's total of all restaurants says nothing of the
+    Chinese ones) and the request wants all of them (not the top 10)."""
     if evidence is None:
-        return None
+        return None, False
     scope = Scope.of(plan)
+    named = [str(v).lower() for v in scope.filter_values if isinstance(v, str) and v != "*"]
+    own = scope.coverage == "all" and len(named) == sum(isinstance(v, str) for v in scope.filter_values)
     years = {str(y) for y in scope.years}
     found = []
     for p in evidence.ok_pages():
@@ -150,11 +175,13 @@ def stated_count(evidence: Evidence | None, plan: Any) -> int | None:
             if years and not any(y in window for y in years):
                 continue
             found.append(int(m.group(1).replace(",", "")))
+            own = own and all(v in text.lower() for v in named)
         for m in _LISTING_TOTAL.finditer(text):  # a listing's own counter: the page is the listing
             found.append(int((m.group(1) or m.group(2)).replace(",", "")))
+            own = own and all(v in text.lower() for v in named)
     if len(set(found)) == 1 and len(years) <= 1 and not scope.track:
-        return found[0]
-    return None
+        return found[0], own
+    return None, False
 
 
 def _row_bounds(expected: int, tolerance: float) -> tuple[int, int]:
@@ -238,7 +265,14 @@ def design_checks(
                     n_tickers = round(scope.expected_rows / max(1, _weekdays(start, end)))
             # Every ticker on every NYSE session of the requested range: a missing month, day or
             # ticker is a missing row, whatever else the batch holds.
-            checks.append(CompletenessCheck(keys=keys, min_fraction=1.0 if scope.tickers else 0.99))
+            # With no instrument named the grid is the source's own choice: a gap is reported.
+            checks.append(
+                CompletenessCheck(
+                    keys=keys,
+                    min_fraction=1.0 if scope.tickers else 0.99,
+                    severity="error" if scope.tickers else "warn",
+                )
+            )
             if n_tickers and sessions:
                 expected = n_tickers * len(sessions)
     year = _col(columns, "year", "season")
@@ -251,7 +285,15 @@ def design_checks(
                 team = None  # one team (or none named): the seasons are the grid
             if team:
                 keys[team] = KeyDomain()
-            checks.append(CompletenessCheck(name=f"completeness:seasons:{year}", keys=keys))
+            # every season the request names, when a record kind knows the records form a season
+            # grid; an open range ("since 2009") ends at today, not at a season the request named,
+            # and a generic record's year is a filter, not a promise of a record every year: reported
+            firm = scope.kind_known and not scope.time_open
+            checks.append(
+                CompletenessCheck(
+                    name=f"completeness:seasons:{year}", keys=keys, severity="error" if firm else "warn"
+                )
+            )
     elif year and columns[year] == "integer" and year in spec.primary_key and scope.entity != "stock":
         if scope.end_year:
             checks.append(RangeCheck(column=year, max=scope.end_year))
@@ -265,9 +307,13 @@ def design_checks(
     elif year and scope.end_year and columns[year] == "integer":
         checks.append(RangeCheck(column=year, max=scope.end_year))
     if not incremental:
-        stated = stated_count(evidence, scope)
-        if stated:
+        stated, own = _stated(evidence, scope)
+        if stated and own:
             checks.append(RowCountCheck(name="row_count_stated", min=stated, max=stated))
+        elif stated:
+            # a total of more than the request asks for (a filter, a top N): reported, never blocking
+            checks.append(RowCountCheck(name="row_count_stated", min=stated, max=stated, severity="warn"))
+            checks.append(RowCountCheck(name="row_count_any", min=1))
         elif expected and exact:
             checks.append(RowCountCheck(min=expected, max=None if ongoing else expected))
         elif expected:

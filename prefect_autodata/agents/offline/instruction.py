@@ -1336,6 +1336,8 @@ def parse_request(
         req.assumptions.append(f"no source named: the web agent searches for {req.entity.plural}")
     if req.is_resolved:
         req.expected_size = kind.expected_size(req) if kind is not None else None
+        if req.expected_size is not None and req.expected_size.rows <= 0:
+            req.expected_size = None  # "66 weekdays × 0 tickers": no instrument named, no size known
         if req.expected_size is None and (m := re.match(r"(?:top|first|latest|sample) (\d+)$", req.coverage)):
             req.expected_size = ExpectedSize(
                 rows=int(m.group(1)), basis=f"{req.coverage} requested (at most)"
