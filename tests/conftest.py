@@ -62,6 +62,26 @@ def sandbox_url(sandbox) -> str:
 
 
 @pytest.fixture()
+def prefect_api_url() -> str:
+    """The Prefect API of this test process, for ``autodata`` subprocesses that run a flow: pass it as
+    PREFECT_API_URL and the child talks to the session's server instead of starting an ephemeral one of its
+    own (a server start is ~25 s of CPU: Prefect's server app imported, its database opened).
+
+    PREFECT_API_URL when set (the e2e harness), else this process's ephemeral server, started once and shared
+    with every in-process flow run; started again if a test stopped it (``deployments.dask`` stops the one
+    it started)."""
+    from prefect.settings import PREFECT_API_URL
+
+    if url := PREFECT_API_URL.value():
+        return url
+    from prefect.server.api.server import SubprocessASGIServer
+
+    server = SubprocessASGIServer()  # the instance Prefect's own client uses without an API URL
+    server.start(timeout=300)
+    return server.api_url
+
+
+@pytest.fixture()
 def workspace(tmp_path, monkeypatch):
     from prefect_autodata.workspace import Workspace
 

@@ -44,25 +44,6 @@ def _collect(instruction: str, sandbox_url: str, workspace, **kw):
     )
 
 
-def test_collect_lands_scored_rows_with_checks_and_a_reusable_spec(sandbox_url, workspace):
-    res = _collect(JPM_Q1.instruction, sandbox_url, workspace)
-    assert res.status == "succeeded", res.error
-    assert res.stop_reason == "success" and res.tokens == 0 and res.cost_usd == 0.0
-    df, checks = _table(res.db, res.table)
-    truth = JPM_Q1.ground_truth()
-    assert len(df) == len(truth)
-    assert score(df, truth, fields=JPM_Q1.fields).f1 >= 0.95
-    assert checks and all(ok for _name, ok in checks)
-    spec = yaml.safe_load(Path(res.spec).read_text())
-    urls = [s["request"]["url"] for s in spec["sources"]]
-    assert all(not u.startswith(sandbox_url) for u in urls), urls  # saved with the real host
-    assert Path(res.checks).is_file()
-    trace = workspace.traces_dir / f"{res.trace_id}.jsonl"
-    events = [json.loads(x) for x in trace.read_text().splitlines()]
-    sent = {e["source"] for e in events if e["event"] == "edge"}
-    assert {"plan", "web", "blueprint", "engineering", "test", "validation", "manager"} <= sent
-
-
 def test_fields_name_exactly_the_data_columns(sandbox_url, workspace):
     res = _collect(JPM_Q1.instruction, sandbox_url, workspace, fields=["Date", "Close"], name="jpm-close")
     assert res.status == "succeeded", res.error
@@ -98,16 +79,21 @@ def test_unresolvable_instruction_explains_and_collects_nothing(sandbox_url, wor
     assert not workspace.db_path.exists()
 
 
-def _cli(args: list[str], ws: Path) -> subprocess.CompletedProcess:
+def _cli(args: list[str], ws: Path, api: str | None = None) -> subprocess.CompletedProcess:
+    """``autodata ARGS``; a command that runs a flow gets ``api`` (the session's Prefect API) as
+    PREFECT_API_URL instead of starting an ephemeral server of its own."""
     env = {**os.environ, "AUTODATA_WORKSPACE": str(ws)}
+    if api:
+        env["PREFECT_API_URL"] = api
     exe = str(Path(sys.executable).parent / "autodata")
     return subprocess.run([exe, *args], capture_output=True, text=True, env=env, timeout=300)
 
 
-def test_cli_collect_sandbox_json(tmp_path):
+def test_cli_collect_sandbox_json(tmp_path, prefect_api_url):
     p = _cli(
         ["collect", "Collect the daily stock data of AAPL in 2024", "--sandbox", "--json", "--no-deploy"],
         tmp_path,
+        prefect_api_url,
     )
     assert p.returncode == 0, p.stderr[-2000:]
     out = json.loads(p.stdout)
@@ -120,12 +106,13 @@ def test_cli_collect_sandbox_json(tmp_path):
     assert score(df, task.ground_truth(), fields=task.fields).f1 >= 0.95
 
 
-def test_cli_unresolvable_is_one_explanation_not_a_traceback(tmp_path):
-    p = _cli(["collect", "Collect some data please", "--json", "--no-deploy"], tmp_path)
+def test_cli_unresolvable_is_one_explanation_not_a_traceback(tmp_path, prefect_api_url):
+    p = _cli(["collect", "Collect some data please", "--json", "--no-deploy"], tmp_path, prefect_api_url)
     assert p.returncode == 1
     out = json.loads(p.stdout)
     assert out["status"] == "unresolvable" and out["missing"]
     assert "Traceback" not in p.stderr
+    assert f"collect flow run on {prefect_api_url}" in p.stderr  # the session's server, not one of its own
 
 
 @pytest.mark.parametrize(
@@ -153,9 +140,11 @@ def test_cli_unreadable_instruction_is_one_line_before_any_flow_run(tmp_path, in
     assert "collect flow run" not in p.stderr  # refused before Prefect or any fetch
 
 
-def test_what_a_data_engineer_reads_is_in_the_workspace(sandbox_url, workspace):
-    """GE suite and pandera schema beside the checks, one Data Docs index across collectors, served on
-    loopback; a second collect of the same collector asks before replacing a changed spec."""
+def test_collect_lands_scored_rows_with_checks_and_what_a_data_engineer_reads(sandbox_url, workspace):
+    """One collect lands the scored rows with passing checks and a reusable spec (real hosts, its trace
+    passes through every squad); GE suite and pandera schema beside the checks, one Data Docs index across
+    collectors, served on loopback; a second collect of the same collector asks before replacing a changed
+    spec. (One test: each collect of this task is a full research run.)"""
     import threading
     import urllib.request
 
@@ -164,6 +153,20 @@ def test_what_a_data_engineer_reads_is_in_the_workspace(sandbox_url, workspace):
 
     res = _collect(JPM_Q1.instruction, sandbox_url, workspace, name="jpm-q1")
     assert res.ok, res.error
+    assert res.stop_reason == "success" and res.tokens == 0 and res.cost_usd == 0.0
+    df, checks = _table(res.db, res.table)
+    truth = JPM_Q1.ground_truth()
+    assert len(df) == len(truth)
+    assert score(df, truth, fields=JPM_Q1.fields).f1 >= 0.95
+    assert checks and all(ok for _name, ok in checks)
+    spec = yaml.safe_load(Path(res.spec).read_text())
+    urls = [s["request"]["url"] for s in spec["sources"]]
+    assert all(not u.startswith(sandbox_url) for u in urls), urls  # saved with the real host
+    assert Path(res.checks).is_file()
+    trace = workspace.traces_dir / f"{res.trace_id}.jsonl"
+    events = [json.loads(x) for x in trace.read_text().splitlines()]
+    sent = {e["source"] for e in events if e["event"] == "edge"}
+    assert {"plan", "web", "blueprint", "engineering", "test", "validation", "manager"} <= sent
     suite = json.loads(workspace.suite_path("jpm-q1").read_text())
     assert suite["expectations"] and suite["name"]
     assert "columns" in yaml.safe_load(workspace.pandera_path("jpm-q1").read_text())
