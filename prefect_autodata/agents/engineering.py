@@ -939,16 +939,19 @@ def induce(
         if cand is not None:
             out.append(cand)
     from prefect_autodata.agents.offline.listings import induce_listings  # list -> detail pages
+    from prefect_autodata.agents.ranking import covered_by_site
 
-    best_cov = max((len(c.covered) for c in out), default=0)
+    # a search finds several sites: each site's own best gates its further candidates (one site that
+    # covers everything leaves the other sites to be induced and measured against it)
+    best_of = covered_by_site(out, evidence)
     out += [
         c
         for c in induce_listings(evidence, plan, reader=reader, fetcher=fetcher)
-        if len(c.covered) > best_cov
+        if len(c.covered) > best_of(c)
     ]
-    best_cov = max((len(c.covered) for c in out), default=0)
-    if best_cov < len(plan.field_names):  # only where the specialised inducers left fields uncovered
-        out += [c for c in _generic(evidence, plan, reader, fetcher, name) if len(c.covered) > best_cov]
+    best_of = covered_by_site(out, evidence)
+    if best_of(None) < len(plan.field_names):  # only where the specialised inducers left fields uncovered
+        out += [c for c in _generic(evidence, plan, reader, fetcher, name) if len(c.covered) > best_of(c)]
     if name:
         out = [c.model_copy(update={"spec": c.spec.model_copy(update={"name": name})}) for c in out]
     out.sort(key=lambda c: -c.score)

@@ -279,6 +279,7 @@ def _measured_order(ctx: SquadContext, candidates: list[Any]) -> list[Any]:
         wanted,
         expected_rows=_expected_rows(ctx),
         log=lambda m: ctx.progress("engineering", m),
+        agreement=ranking.site_agreement(ctx.evidence.search, ctx.parsed) if ctx.evidence else None,
     )
     measured = {id(m.candidate) for m in ranked}
     rest = [c for c in ranking.prior_order(candidates) if id(c) not in measured]

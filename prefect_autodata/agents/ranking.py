@@ -201,9 +201,72 @@ def prior_order(candidates: list[Any]) -> list[Any]:
     return sorted(candidates, key=lambda c: -float(getattr(c, "score", 0.0) or 0.0))
 
 
-def rank(measured: list[Measured]) -> list[Measured]:
-    """Honest tables first, then by measured score, then by prior order."""
-    return sorted(measured, key=lambda m: (not m.measure.honest, -m.measure.score, m.index))
+def rank(measured: list[Measured], agreement: dict[str, float] | None = None) -> list[Measured]:
+    """Honest tables first, then by measured score, then (tables of several sites measuring the same)
+    by how well the site's search hit agrees with the request (``site_agreement``), then by prior
+    order."""
+    agree = agreement or {}
+    return sorted(
+        measured,
+        key=lambda m: (not m.measure.honest, -m.measure.score, -agree_of(agree, m.candidate), m.index),
+    )
+
+
+def site_key(site: str) -> str:
+    """A site as a host name, whether it is read directly or behind a mirror (``<mirror>/<host>``)."""
+    return site.rsplit("/", 1)[-1].lower()
+
+
+def agree_of(agreement: dict[str, float], candidate: Any) -> float:
+    """The search agreement of a candidate's site (0 for a site no hit named)."""
+    return agreement.get(site_key(site_of(candidate)), 0.0) if agreement else 0.0
+
+
+def site_agreement(hits: list[Any], plan: Any) -> dict[str, float]:
+    """Per site (``site_key``), the best agreement of its search hits with the request
+    (``discovery.hit_score``: the request's entity and filter words, its own phrase, the requested
+    fields a title/snippet names, its years). The measured tables decide; this only orders sites whose
+    tables measure alike, and which other sites are measured first."""
+    from prefect_autodata.agents.offline import discovery as d
+
+    out: dict[str, float] = {}
+    for h in hits or []:
+        url = str(getattr(h, "url", "") or "")
+        if not url:
+            continue
+        key = site_key(site_of(_Hit(url)))
+        sc = d.hit_score(h, plan)
+        out[key] = max(out.get(key, sc), sc)
+    return out
+
+
+def covered_by_site(candidates: list[Any], evidence: Any) -> Callable[[Any], int]:
+    """``best(c)``: the most requested fields a candidate of ``c``'s site covers (``c=None``: the
+    fewest any site's best covers, over the sites the pages are of), when the evidence comes from a
+    search (several sites may answer); with the user's sources, the best of all candidates (one
+    site: a weaker candidate of another host of it is not worth a dry run)."""
+    best_all = max((len(c.covered) for c in candidates), default=0)
+    if not getattr(evidence, "search", None):
+        return lambda _c: best_all
+    per: dict[str, int] = {}
+    for c in candidates:
+        k = site_key(site_of(c))
+        per[k] = max(per.get(k, 0), len(c.covered))
+    sites = {site_key(site_of(_Hit(p.final_url))) for p in evidence.ok_pages()} or set(per)
+
+    def best(c: Any) -> int:
+        if c is None:
+            return min((per.get(s, 0) for s in sites), default=best_all)
+        return per.get(site_key(site_of(c)), 0)
+
+    return best
+
+
+@dataclass(frozen=True)
+class _Hit:
+    """A search hit's URL dressed as a candidate for ``site_of``."""
+
+    source_url: str
 
 
 def compare_sites(measured: list[Measured]) -> None:
@@ -231,6 +294,25 @@ def compare_sites(measured: list[Measured]) -> None:
             )
 
 
+def _measuring_order(ordered: list[Any], k: int, agreement: dict[str, float]) -> list[int]:
+    """Indices (into the prior order) in the order they are dry-run: the prior's first, then the best
+    candidate of each other site (the sites by search agreement when a search found several, else by
+    prior), then the rest of the prior's first ``k``."""
+    first_of: dict[str, int] = {}
+    for i, c in enumerate(ordered):
+        first_of.setdefault(site_of(c), i)
+    top = list(range(min(max(1, k), len(ordered))))
+    if not ordered:
+        return []
+    own = site_of(ordered[0])
+    others = [s for s in first_of if s != own]
+    if agreement:
+        others.sort(key=lambda s: (-agree_of(agreement, ordered[first_of[s]]), first_of[s]))
+    out = [0] + [first_of[s] for s in others[:OTHER_SITES]]
+    out += [i for i in top if i not in out]
+    return out
+
+
 def select(
     candidates: list[Any],
     test: Callable[[Any], Any],
@@ -240,22 +322,25 @@ def select(
     k: int = TOP_K,
     seconds: float = MEASURE_SECONDS,
     log: Callable[[str], None] | None = None,
+    agreement: dict[str, float] | None = None,
 ) -> list[Measured]:
     """Dry-run the first ``k`` candidates of the prior order (``test(candidate) -> report``) and the best
     candidate of up to ``OTHER_SITES`` other sites within ``seconds``, and return them ranked by what
-    was measured (best first). The first candidate is always measured; once a candidate has every
-    requested field good, no further candidate of its site is measured (the first such table in prior
-    order is its site's), but the other sites' best still are: a search may have found several."""
+    was measured (best first). The first candidate is always measured, then the other sites' best
+    (in order of their search ``agreement``, ``site_agreement``, when given), then the rest of the
+    first ``k``; once a candidate has every requested field good, no further candidate of its site is
+    measured (the first such table is its site's), but the other sites' best still are: a search may
+    have found several. Tables of several sites that measure alike are ordered by their agreement."""
     ordered = prior_order(candidates)
+    agree = agreement or {}
     t0 = time.monotonic()
     out: list[Measured] = []
     done: set[str] = set()  # sites whose table measured complete
     sites: list[str] = []  # sites measured, in order
-    for idx, cand in enumerate(ordered):
+    for idx in _measuring_order(ordered, k, agree):
+        cand = ordered[idx]
         site = site_of(cand)
-        top = idx < max(1, k)
-        other = site not in sites and len({x for x in sites if x != site_of(ordered[0])}) < OTHER_SITES
-        if site in done or not (top or other):
+        if site in done:
             continue
         if out and time.monotonic() - t0 > seconds:
             break
@@ -267,13 +352,40 @@ def select(
             sites.append(site)
         if log:
             log(
-                f"candidate {idx + 1}/{len(ordered)} ({getattr(cand, 'method', '?')}): score {m.score:.2f}; {m.why}"
+                f"candidate {idx + 1}/{len(ordered)} ({getattr(cand, 'method', '?')}, {site}, "
+                f"{int(getattr(rep, 'rows', 0) or 0)} rows): score {m.score:.2f}; {m.why}"
             )
         if m.honest and m.coverage >= 1.0 and not any(i.kind == "duplicate_rows" for i in _kinds(rep)):
             done.add(site)
     if len(sites) > 1 and not getattr(requested, "narrowed", False):
         compare_sites(out)  # "all the cameras": of two sites with the same fields, the one with them all
-    return rank(out)
+    ranked = rank(out, agree if len(sites) > 1 else None)
+    tied = ties_of(ranked)
+    if tied:
+        note = (
+            f"; {len(tied) + 1} sites measure alike ({', '.join(site_of(m.candidate) for m in ranked[:1] + tied)}): "
+            "the one whose search hit agrees best with the request is taken; give --source to choose"
+        )
+        ranked[0].measure.why += note
+        if log:
+            log(note[2:])
+    return ranked
+
+
+def ties_of(ranked: list[Measured]) -> list[Measured]:
+    """The best measured table of each other site that measured exactly as the first (honest, score)."""
+    if not ranked or not ranked[0].measure.honest:
+        return []
+    top, seen = ranked[0], {site_of(ranked[0].candidate)}
+    out = []
+    for m in ranked[1:]:
+        site = site_of(m.candidate)
+        if site in seen:
+            continue
+        seen.add(site)
+        if m.measure.honest and m.measure.score == top.measure.score:
+            out.append(m)
+    return out
 
 
 def best_honest(

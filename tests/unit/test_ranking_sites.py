@@ -140,3 +140,61 @@ def test_search_seeds_every_site_as_good_as_the_best_and_keeps_the_users_words()
     seeds = agent._search(plan, Evidence(plan=plan))
     got = {h.url for h in seeds}
     assert got == {h.url for h in same}, (SEED, got)  # every equally good site; none off topic
+
+
+def test_other_sites_are_measured_in_order_of_search_agreement_and_a_tie_goes_to_the_best_hit():
+    wanted = ["x", "y"]
+    n = RNG.randint(4, 7)  # one candidate per site, the prior order unrelated to the search
+    cands = [_cand(f"http://127.0.0.1:9/www.s{i}.test/list", 10.0 - i, f"s{i}") for i in range(n)]
+    agree = {f"www.s{i}.test": RNG.uniform(0, 20) for i in range(n)}
+    rows = RNG.randint(5, 50)
+    seen: list[str] = []
+
+    def test(c):
+        seen.append(c.spec.sources[0].fields[0].name)
+        return _report(dict.fromkeys(wanted, 1.0), rows=rows)  # every site measures alike
+
+    ranked = ranking.select(cands, test, wanted, agreement=agree)
+    by_agree = sorted(range(1, n), key=lambda i: -agree[f"www.s{i}.test"])[: ranking.OTHER_SITES]
+    first = ["s0"] + [f"s{i}" for i in by_agree]  # then the rest of the prior's first TOP_K
+    assert seen[: len(first)] == first, (SEED, seen)
+    assert set(seen) == set(first) | {f"s{i}" for i in range(min(n, ranking.TOP_K))}, (SEED, seen)
+    best = max(range(n), key=lambda i: agree[f"www.s{i}.test"] if f"s{i}" in seen else -1)
+    assert ranked[0].candidate.source_url == f"http://127.0.0.1:9/www.s{best}.test/list", SEED
+    assert f"{len(seen)} sites measure alike" in ranked[0].measure.why, SEED
+    # what was measured still decides: a site with a field more wins whatever its hit
+    worst = min(by_agree, key=lambda i: agree[f"www.s{i}.test"])  # measured, whatever the time
+    seen.clear()
+
+    def test2(c):
+        tag = c.spec.sources[0].fields[0].name
+        seen.append(tag)
+        ok = tag == f"s{worst}"
+        return _report({"x": 1.0, "y": 1.0 if ok else 0.0}, rows=rows)
+
+    ranked = ranking.select(cands, test2, wanted, agreement=agree)
+    assert ranked[0].candidate.source_url == f"http://127.0.0.1:9/www.s{worst}.test/list", SEED
+    assert "measure alike" not in ranked[0].measure.why
+
+
+def test_site_agreement_reads_hits_behind_a_mirror_and_covered_by_site_gates_per_site_after_a_search():
+    plan = make_plan("Collect all NBA team seasons: team, season, wins.")
+    hits = [
+        SearchHit(
+            url="http://127.0.0.1:9/www.a.test/", title="A — NBA team seasons", snippet="team, season, wins"
+        ),
+        SearchHit(url="http://127.0.0.1:9/www.b.test/", title="B — cameras", snippet="cameras"),
+    ]
+    agree = ranking.site_agreement(hits, plan)
+    assert set(agree) == {"www.a.test", "www.b.test"} and agree["www.a.test"] > agree["www.b.test"]
+    a = _cand("https://www.a.test/list", 5.0, "a").model_copy(update={"covered": ["team", "season", "wins"]})
+    b = _cand("http://127.0.0.1:9/www.b.test/x", 4.0, "b").model_copy(update={"covered": ["team"]})
+    from prefect_autodata.agents.evidence import Evidence, Page
+
+    pages = [Page(url=u, final_url=u, status=200, kind="html") for u in (a.source_url, b.source_url)]
+    searched = Evidence(plan=plan, candidates=pages, search=hits)
+    best = ranking.covered_by_site([a, b], searched)
+    assert best(a) == 3 and best(b) == 1 and best(None) == 1  # b's site may still get better candidates
+    given = Evidence(plan=plan, candidates=pages)  # the user's sources: the best of all gates all
+    best = ranking.covered_by_site([a, b], given)
+    assert best(a) == best(b) == best(None) == 3

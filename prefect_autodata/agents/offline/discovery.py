@@ -215,31 +215,46 @@ def named_subjects(plan: Any) -> list[str]:
 def hit_score(h: SearchHit, plan: ParsedInstruction, *, bonus: bool = True) -> float:
     """Agreement of one hit with the plan; a hit about other years than the plan's is pushed down.
 
-    The plan's terms (``relevance``) count, a term the record kind implies but the user did not write
-    at most ``IMPLIED_MAX``; then the user's own phrase repeated in order ("MLB team batting seasons")
-    and the share of the requested fields the hit names: a site described in the request's own
-    words over one that only shares its topic. ``bonus=False`` leaves those two out (the plain
+    The plan's terms (``relevance``; a word and its plural once) count, the terms the record kind
+    implies but the user did not write at most ``IMPLIED_MAX`` together; then the user's own phrase
+    repeated in order ("MLB team batting seasons") and the share of the requested fields the hit
+    names: a site described in the request's own words over one that only shares its topic. ``bonus=False`` leaves those two out (the plain
     relevance a caller compares hits by to drop the clearly weaker ones)."""
-    terms = plan_terms(plan)
     said = set(_stems(getattr(plan, "text", "") or ""))
-    terms = {
-        k: (w if k in said or _stems(k)[:1] and _stems(k)[0] in said or k.isdigit() else min(w, IMPLIED_MAX))
-        for k, w in terms.items()
-    }
+    terms: dict[str, float] = {}
+    implied: dict[str, float] = {}
+    for k, w in plan_terms(plan).items():
+        # a word and its plural are one term ("team", "teams"): a hit naming both says it once more
+        stem = k if k.isdigit() else (_stems(k) or [k])[0]
+        into = terms if stem in said or k in said or k.isdigit() else implied
+        into[stem] = max(into.get(stem, 0.0), w)
+    text, url = " ".join(_stems(f"{h.title} {h.snippet}")), _stem_url(h.url)
+    # the words the request's kind implies but the user did not write weigh IMPLIED_MAX together
+    s = relevance(text, url, terms)
+    if implied:
+        s += min(IMPLIED_MAX, max(0.0, relevance(text, url, implied)))
     text = f"{h.title} {h.snippet}"
-    s = relevance(text, h.url, terms)
     subjects = named_subjects(plan)
     toks = set(_stems(f"{text} {urlsplit(h.url).path} {urlsplit(h.url).query}"))
-    if bonus and (not subjects or any(set(_stems(x)) & toks for x in subjects)):
-        # a hit about none of the request's named subjects (a team, a filter value) gets no bonus
+    about = not subjects or any(set(_stems(x)) & toks for x in subjects)
+    if bonus and about:
+        # a hit about none of the request's named subjects (a team, a filter value) gets no phrase bonus
         run = phrase_run(_content_words(getattr(plan, "text", "") or ""), _content_words(text))
         s += PHRASE_WEIGHT * max(0, min(run, 5) - 1)
-        s += FIELDS_WEIGHT * field_coverage(plan, text)
+    if bonus:
+        # and half the fields' (a listing of every team may still hold the one asked for, as rows)
+        s += FIELDS_WEIGHT * field_coverage(plan, text) * (1.0 if about else 0.5)
     years = {str(y) for y in plan.years}
     hit_years = {w for w in words(f"{h.title} {h.url}") if re.fullmatch(r"(19|20)\d\d", w)}
     if years and hit_years and not (hit_years & years) and len(years) < 6:
         s -= 2.5
     return s
+
+
+def _stem_url(url: str) -> str:
+    """``url`` with the words of its path and query in their singular form (for ``relevance``)."""
+    parts = urlsplit(url)
+    return "/" + "/".join(_stems(f"{parts.path} {parts.query}"))
 
 
 def clearly_weaker(score: float, scores: list[float]) -> bool:
