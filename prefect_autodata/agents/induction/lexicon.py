@@ -102,6 +102,26 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
         "nm nme",
     ),
     (
+        "film",
+        "title",
+        "film, movie, motion picture, pelicula, película, filme, spielfilm, pellicola",
+        "",
+    ),
+    (
+        "vehicle",
+        "title",
+        "vehicle, car, automobile, auto, used car, fahrzeug, wagen, auto, coche, carro, vehiculo, vehículo, "
+        "voiture, vehicule, véhicule, automobile, macchina, veicolo, veiculo",
+        "veh vhcl",
+    ),
+    (
+        "job",
+        "title",
+        "job, job title, posting, job posting, vacancy, opening, opportunity, stelle, stellenangebot, "
+        "puesto de trabajo, vacante, empleo, oferta, poste, emploi, offre d emploi, lavoro, offerta di lavoro, vaga",
+        "",
+    ),
+    (
         "first_name",
         "person",
         "first name, given name, forename, vorname, nombre de pila, prenom, prénom",
@@ -341,7 +361,8 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
         "url",
         "url",
         "url, link, website, web, homepage, home page, site, web site, webpage, href, uri, permalink, enlace, lien, collegamento, pagina web, sitio web, site web, "
-        "webseite, internetseite, webadresse, internetadresse, site internet, sito web, sito internet, pagina inicial",
+        "webseite, internetseite, webadresse, internetadresse, site internet, sito web, sito internet, pagina inicial, "
+        "full text, pdf, download, download link, texto completo, texte integral, volltext",
         "lnk www",
     ),
     (
@@ -554,7 +575,8 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
     (
         "fuel_economy",
         "number",
-        "fuel economy, fuel consumption, consumption, mpg, miles per gallon, verbrauch, kraftstoffverbrauch, consumo, consommation, economy",
+        "fuel economy, fuel consumption, consumption, mpg, miles per gallon, verbrauch, kraftstoffverbrauch, consumo, consommation, economy, "
+        "gas mileage, fuel mileage, fuel efficiency, efficiency, l 100km",
         "mpg",
     ),
     (
@@ -713,6 +735,14 @@ def concepts_of(name: str) -> tuple[tuple[Concept, float], ...]:
     return tuple(found.values())
 
 
+NO_CONCEPT = Concept("", None, frozenset(), frozenset())
+
+
+def concept(key: str) -> Concept | None:
+    """The concept of that key, None when there is none."""
+    return next((c for c in concepts() if c.key == key), None)
+
+
 def concept_keys(name: str) -> set[str]:
     return {c.key for c, _ in concepts_of(name)}
 
@@ -795,6 +825,10 @@ CURRENCY_CODES = frozenset(
     "usd eur gbp jpy chf cad aud nzd cny rmb inr brl mxn sek nok dkk pln czk huf rub try krw zar sgd hkd".split()
 )
 CURRENCY_WORDS = frozenset("dollar dollars euro euros pound pounds yen franc francs kr sfr".split())
+# The two as regular-expression pieces, the one pattern every value reader uses: a character class body
+# of the signs (``[{CURRENCY_SIGN_RE}]``) and an alternation of the codes (``(?:{CURRENCY_CODE_RE})``).
+CURRENCY_SIGN_RE = re.escape(CURRENCY_SYMBOLS)
+CURRENCY_CODE_RE = "|".join(sorted(CURRENCY_CODES))
 
 # Street words and abbreviations (address-like values).
 STREET_WORDS = frozenset(

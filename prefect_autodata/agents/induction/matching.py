@@ -98,9 +98,14 @@ def _abbrev(r: str, lab: str) -> float:
         elif len(lt) == len(pw):
             parts = [1.0 if a == b else _abbrev_of(a, b) for a, b in zip(lt, pw, strict=True)]
             s = 0.95 * min(parts) if 0 < min(parts) < 1.0 else 0.0
+        elif len(pw) == 1 and len(lt) == 2 and len(lt[-1]) >= 3:
+            # a qualifier before an abbreviated head word: "Hiring org." for organization
+            s = 0.85 * _abbrev_of(lt[-1], pw[0])
         else:
             s = 0.0
         best = max(best, s * w)
+    if len(lt) == 2 and len(lt[-1]) >= 2 and any(c.key in rkeys for c in lx.abbrev_concepts(lt[-1])):
+        best = max(best, 0.7)  # "Hiring org." shares the head's usual abbreviation ("org": company)
     return round(best, 3)
 
 
@@ -321,6 +326,31 @@ def _evidence(
     return best
 
 
+def _unit_keys(u: str) -> set[str]:
+    """The concepts one unit names (``"mpg"``: fuel economy; ``"hp"``: power); one letter ("L", "m") is
+    too ambiguous to say."""
+    bare = u.replace(".", "").replace(" ", "")
+    if len(bare) < 2:
+        return set()
+    return lx.concept_keys(u) | {c.key for c in lx.abbrev_concepts(bare)}
+
+
+def _unit_evidence(
+    requested: str, prof: vt.Profile, aliases: dict[str, tuple[str, ...]] | None = None
+) -> str | None:
+    """The unit of the values when it names the requested field's concept (``"mpg"`` for fuel economy,
+    ``"mi"`` for mileage): what the column measures, whatever its label says. None when it does not."""
+    if not prof.units:
+        return None
+    names = names_of(requested, aliases)
+    keys = set().union(*(lx.concept_keys(n) for n, _ in names))
+    words = {_content(normalise(n)) for n, _ in names}
+    for u in sorted(prof.units):
+        if (_unit_keys(u) & keys) or (len(u) > 1 and u in words):
+            return u
+    return None
+
+
 def _score(
     requested: str,
     cand: Candidate,
@@ -352,6 +382,12 @@ def _score(
     if rn in IDENTITY and cand.identity and ns < 0.7:
         ns, how, why = 0.7, "identity", f"{why}; the record's own name ({cand.origin})"
     ta = vt.fit(expected_type(requested), prof)
+    unit = _unit_evidence(requested, prof, aliases)
+    if unit is not None:  # "mileage" over "17 mpg City, 23 mpg Hwy" is the fuel economy asked
+        ta = max(ta, 0.5)
+        if ns < 0.7:
+            ns, how = 0.7, "unit"
+            why = f"{why}; values in {unit!r}"
     if prof.constant and ns < 0.9:
         return 0.0, "constant over all records (template text)", ""
     short = text and len(re.sub(r"[^a-z0-9]", "", lx.fold(text))) <= 2
@@ -363,6 +399,56 @@ def _score(
     if ta <= -1.0:
         s -= 0.15
     return round(s, 4), f"{why}; types {ta:+.1f}", how.split(":")[0] if how else "name"
+
+
+def _unit_rivals(
+    requested: list[str],
+    profs: list[vt.Profile],
+    matrix: list[list[float]],
+    whys: dict[tuple[int, int], tuple[str, str]],
+    aliases: dict[str, tuple[str, ...]] | None,
+) -> None:
+    """A column whose values' unit names another requested field (and not this one) serves this one
+    less: "Mileage" over "17 mpg" when both mileage and fuel economy are asked goes to fuel economy."""
+    for j, p in enumerate(profs):
+        if not p.units:
+            continue
+        hits = [i for i, r in enumerate(requested) if _unit_evidence(r, p, aliases) is not None]
+        if not hits:
+            continue
+        for i in range(len(requested)):
+            if i not in hits and matrix[i][j] > 0:
+                matrix[i][j] = round(max(matrix[i][j] - 0.3, 0.0), 4)
+                why, ev = whys[(i, j)]
+                whys[(i, j)] = (f"{why}; its unit names {requested[hits[0]]!r}", ev)
+
+
+def _prefixed(whole: Any, piece: Any) -> bool:
+    """``whole`` is ``piece`` after a label of its own: ``"MSRP: $95,100"`` and ``"$95,100"``."""
+    w, p = " ".join(str(whole or "").split()), " ".join(str(piece or "").split())
+    if not w or not p or len(w) <= len(p) or not w.endswith(p):
+        return False
+    return w[: -len(p)].rstrip().endswith((":", "："))
+
+
+def _whole_over_piece(
+    candidates: list[Candidate], matrix: list[list[float]], whys: dict[tuple[int, int], tuple[str, str]]
+) -> None:
+    """A labelled value that carries a label of its own (``<dt>asking</dt><dd>MSRP: $95,100</dd>``) is
+    read whole, as the page gives it, when both it and its inner piece serve a field: the inner
+    "MSRP:" is part of what the source publishes for it, not a column of its own."""
+    for j, cj in enumerate(candidates):
+        for k, ck in enumerate(candidates):
+            if j == k or len(cj.values) != len(ck.values) or cj.fill < 0.5:
+                continue
+            pairs = [(a, b) for a, b in zip(cj.values, ck.values, strict=True) if a not in (None, "")]
+            if len(pairs) < 2 or not all(_prefixed(a, b) for a, b in pairs):
+                continue
+            for i, row in enumerate(matrix):
+                if row[j] > 0 and row[k] > row[j]:
+                    row[j] = round(row[k] + 0.001, 4)
+                    why, ev = whys[(i, j)]
+                    whys[(i, j)] = (f"{why}; read whole (its inner label is part of the value)", ev)
 
 
 def score(requested: str, cand: Candidate, *, entity: str | None = None) -> tuple[float, str]:
@@ -468,6 +554,8 @@ def assign(
             row.append(s)
             whys[(i, j)] = (why, ev)
         matrix.append(row)
+    _unit_rivals(requested, profs, matrix, whys, aliases)
+    _whole_over_piece(candidates, matrix, whys)
     out: dict[str, Match] = {}
     used: set[int] = set()
     used_rules: set[str] = set()
@@ -527,6 +615,11 @@ def _name_by_values(
         return None
     ent = normalise(entity or "")
     ents = {ent, ent.rstrip("s")} if ent else set()
+    ekeys = (
+        {k for k in lx.concept_keys(ent) if (lx.concept(k) or lx.NO_CONCEPT).family == "title"}
+        if ent
+        else set()
+    )
     wanted = next(
         (
             r
@@ -536,6 +629,7 @@ def _name_by_values(
                 (rn := _content(normalise(r))) in IDENTITY
                 or rn in ents
                 or (rn.split()[-1:] == ["name"] and rn.split()[0] in ents)
+                or bool(ekeys & lx.concept_keys(rn))  # "film" of movies, "vehicle" of used cars
                 or (r == requested[0] and expected_type(r) == "title")  # a list names the record first
             )
         ),

@@ -14,8 +14,8 @@ from prefect_autodata.agents.induction import lexicon as lx
 from prefect_autodata.agents.induction.matching import Candidate, Match, dominant_type
 from prefect_autodata.runtime.spec import CollectorSpec, FieldRule, Transform
 
-_CUR = re.escape(lx.CURRENCY_SYMBOLS)
-_CODES = "|".join(sorted(lx.CURRENCY_CODES))
+_CUR = lx.CURRENCY_SIGN_RE
+_CODES = lx.CURRENCY_CODE_RE
 _AMOUNT = r"\d{1,3}(?:[,.\s\u202f\u00a0']\d{3})+(?:[.,]\d{1,4})?|\d+(?:[.,]\d{1,4})?"
 # One amount with its currency sign or code before or after it ("$1,299", "€14,95", "12.99 EUR",
 # "CHF 1'200.50"); a range, a rate ("/hr") or a "k" suffix is not one number and stays text.

@@ -25,8 +25,8 @@ KINDS = (
 ).split()
 
 _MON = "|".join(sorted((re.escape(m) for m in lx.MONTHS), key=len, reverse=True))
-_CUR = re.escape(lx.CURRENCY_SYMBOLS)
-_CODES = "|".join(sorted(lx.CURRENCY_CODES))
+_CUR = lx.CURRENCY_SIGN_RE
+_CODES = lx.CURRENCY_CODE_RE
 _NUM = r"\d{1,3}(?:[,.\s\u202f\u00a0']\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?"
 
 _URL = re.compile(r"^(?:https?://|www\.)\S+$|^/[^\s/][^\s]*$|^/$", re.I)
@@ -213,6 +213,8 @@ class Profile:
     avg_words: float = 0.0
     digits: float = 0.0  # share of the non-empty values holding a digit ("16 mpg city", "MSRP: $9")
     currency: float = 0.0  # share holding a currency sign or code beside a digit
+    # words written after a number in most values ("mpg", "hp", "comment")
+    units: frozenset[str] = frozenset()
 
     @property
     def constant(self) -> bool:
@@ -252,7 +254,28 @@ def profile(values: Iterable[Any]) -> Profile:
         avg_words=sum(len(t.split()) for t in texts) / len(texts),
         digits=sum(1 for t in texts if re.search(r"\d", t)) / len(texts),
         currency=sum(1 for t in texts if _CUR_INSIDE.search(t)) / len(texts),
+        units=units(texts),
     )
+
+
+_UNIT_AFTER = re.compile(r"\d(?:[.,]\d+)?\s?([A-Za-z][A-Za-z.]{0,11})(?![A-Za-z])")
+
+
+def units(texts: list[str]) -> frozenset[str]:
+    """The words most values write right after a number, normalised: ``"17 mpg City, 23 mpg Hwy"`` →
+    ``{"mpg"}``; ``"3 Comments"`` / ``"1 Comment"`` → ``{"comment"}``; ``"385 HP"`` → ``{"hp"}``. A unit
+    says what the column measures when its label does not (or names another thing). A word after a
+    number in fewer than 60% of the values (a year before a name) is no unit."""
+    seen: Counter = Counter()
+    n = 0
+    for t in texts:
+        if not t or len(t) > 80:
+            continue
+        n += 1
+        seen.update({lx.normalise(m.group(1)) for m in _UNIT_AFTER.finditer(t)} - {""})
+    if n < 2:
+        return frozenset()
+    return frozenset(u for u, c in seen.items() if c >= 0.6 * n and not u.isdigit())
 
 
 # ------------------------------------------------------------------------------------------ fit
