@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -22,11 +21,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from landing_vs_dlt import START, stock_spec, tickers  # noqa: E402
+from landing_vs_dlt import START, own_peak_rss, stock_spec, tickers  # noqa: E402
 
 
 def peak_mib() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    """This process's own peak (``VmHWM``, as the landing benchmark): ``ru_maxrss`` survives fork + exec, so a
+    child or a Dask worker reported at least its parent's peak at spawn time."""
+    return own_peak_rss() / 2**20
 
 
 def warm() -> int:
