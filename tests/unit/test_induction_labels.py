@@ -21,6 +21,7 @@ LAYOUTS = {
     "pieces": "<p><b>Author:</b> <span>Jane</span> <span>Doe</span></p><p><b>Price:</b> <span>£12</span><span>.99</span></p>",
     "icon-pieces": "<p><span aria-label='Author'>✎</span> <span>Jane</span> <span>Doe</span></p>"
     "<p><i title='Price' aria-hidden='true'>$</i> <span>£1</span><span>2.99</span></p>",
+    "text-pieces": "<p>Author: <span>Jane</span> <span>Doe</span></p><p>Price: <span>£12</span><span>.99</span></p>",
     "split": "<dl><dt>Author:</dt><dd><span>Jane</span> <span>Doe</span></dd><dt>Price:</dt><dd>£<i>12</i>.99</dd></dl>",
 }
 

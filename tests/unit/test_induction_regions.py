@@ -159,4 +159,85 @@ def test_a_wrapper_that_holds_one_element_lends_it_its_label():
         for i, w in enumerate(WORDS[:4])
     )
     cands = slots(find_regions(parse(f"<html><body><main>{cards}</main></body></html>"))[0])
-    assert any(c.label == "comments-link" and c.values[1] == "1 Comments" for c in cands)
+    # the count is the value; the word after it names it too ("1 Comments" -> 1)
+    assert any(c.label == "comments-link" and c.values[1] == "1" and "Comments" in c.aliases for c in cands)
+
+
+def _cands(html):
+    region = find_regions(parse(html))[0]
+    return slots(region)
+
+
+def test_microdata_properties_on_meta_and_link_and_nested_items_are_read_per_record():
+    recs = _records(6, seed=11)
+    stock = ["InStock", "OutOfStock"]
+    cards = "".join(
+        f"<div class='t{i % 2}' itemscope itemtype='http://schema.org/Product'>"
+        f"<span class='c-maker' itemprop='brand' itemscope><span itemprop='name'>{r['maker']}</span></span>"
+        f"<h4><a href='/p/{i}' itemprop='url'><span itemprop='name'>{r['name']}</span></a></h4>"
+        f"<div itemprop='offers' itemscope><meta itemprop='price' content='{r['cost'][1:]}'>"
+        f"<link itemprop='availability' href='http://schema.org/{stock[i % 2]}'>"
+        f"<span class='c-price'>{r['cost'].replace('.', '<sup>')}</sup></span>"
+        f"<span class='c-state'>{'In stock' if i % 2 == 0 else 'Out of stock'}</span></div></div>"
+        for i, r in enumerate(recs)
+    )
+    cands = _cands(f"<html><body>{_noise()}<main><div class='g'>{cards}</div></main></body></html>")
+    m = assign(["name", "brand", "price", "availability"], cands)
+    assert m["brand"].candidate.values[:2] == [recs[0]["maker"], recs[1]["maker"]]
+    assert m["name"].candidate.values[0] == recs[0]["name"]
+    price = m["price"].candidate
+    assert price.rule["xpath"] == ".//meta[@itemprop='price']" and price.rule["attr"] == "content"
+    assert price.values[0] == recs[0]["cost"][1:]
+    # the enumeration URL names the visible text that shows the same words, which is the value read
+    avail = m["availability"].candidate
+    assert avail.values[:2] == ["In stock", "Out of stock"] and "attr" not in avail.rule
+
+
+def test_a_value_named_by_its_itemprop_beside_an_unrelated_label_is_found_by_either():
+    cards = "".join(
+        f"<div><h3><a href='/c/{i}'>Model {w}</a></h3><p><span>MPG</span> "
+        f"<span itemprop='mileage'>{20 + i}/{30 + i}</span></p></div>"
+        for i, w in enumerate(WORDS[:5])
+    )
+    cands = _cands(f"<html><body><main><div>{cards}</div></main></body></html>")
+    m = assign(["model", "mileage"], cands)
+    assert m["mileage"].candidate.values[:2] == ["20/30", "21/31"]
+
+
+def test_a_labelled_value_constant_over_the_records_is_data_but_an_unlabelled_one_is_template():
+    cards = "".join(
+        f"<div><h3><a href='/p/{i}'>Paper on {w}</a></h3><p><span>Yr</span> <span>2013</span></p>"
+        f"<p>Read more</p></div>"
+        for i, w in enumerate(WORDS[:6])
+    )
+    cands = _cands(f"<html><body><main><div>{cards}</div></main></body></html>")
+    m = assign(["title", "year"], cands)
+    assert m["year"].candidate.values == ["2013"] * 6
+    assert not any(c.values[0] == "Read more" for c in cands)
+
+
+def test_a_count_with_the_same_word_after_it_is_a_number_named_by_the_word():
+    cards = "".join(
+        f"<li><h3><a href='/h/{i}'>{w.title()} Lane {i}</a></h3><address>{i} {w.title()} Rd, Oslo</address>"
+        f"<ul><li>{i + 1} bd<abbr> | </abbr></li><li>{1200 + 7 * i:,} sqft</li></ul></li>"
+        for i, w in enumerate(WORDS[:5])
+    )
+    cands = _cands(f"<html><body><main><ul class='r'>{cards}</ul></main></body></html>")
+    by = {c.label: c for c in cands if c.label}
+    assert by["bd"].values == ["1", "2", "3", "4", "5"]
+    assert by["sqft"].values[0] == "1,200"
+    assert by["address"].values[1] == "1 Birch Rd, Oslo"
+    m = assign(["address", "square feet"], cands)
+    assert m["square feet"].candidate is by["sqft"] and m["address"].candidate is by["address"]
+
+
+def test_the_same_words_written_before_an_inline_value_in_every_record_are_its_label():
+    cards = "".join(
+        f"<li><h3><a href='/t/{i}'>Topic about {w}</a></h3><div class='meta'>by "
+        f"<a class='uname' href='/u/{i}'>{w}_{i}</a> » Mon Mar 0{i + 1}, 2018</div></li>"
+        for i, w in enumerate(WORDS[:5])
+    )
+    cands = _cands(f"<html><body><main><ul class='r'>{cards}</ul></main></body></html>")
+    by = next(c for c in cands if c.label == "by")
+    assert by.values[:2] == ["amber_0", "birch_1"] and by.aliases == ["uname"]
+    assert assign(["topic", "author"], cands)["author"].candidate is by

@@ -266,6 +266,28 @@ def _rest_of_parent(el: Any, step: str, shown: str, scope: str) -> Pair | None:
     )
 
 
+def _pieces_after(parent: Any, shown: str, scope: str) -> Pair | None:
+    """``<p>CLOSE: <span>285</span><span>.68</span></p>``: the parent's own text is the label and the
+    leaf inline pieces after it are one value, read as the parent's text without the label."""
+    kids = [c for c in parent if is_element(c)]
+    if len(kids) < 2 or any(len(c) or c.tag not in _INLINE_TAGS for c in kids):
+        return None
+    if parent.tag in SKIP_TAGS or parent.tag in ("a", "option"):
+        return None
+    pat = r"(?s)^\s*" + re.escape(clean(shown)) + r"\s*(.*?)\s*$"
+    m = re.match(pat, text(parent))
+    if not m or not m.group(1):
+        return None
+    return Pair(
+        label=_norm_label(shown),
+        value=m.group(1),
+        xpath=f"{scope}*[text()[normalize-space()={xq(clean(shown))}]]",
+        transforms=[{"op": "collapse_whitespace"}, {"op": "regex", "pattern": pat}],
+        form="pieces",
+        value_node=parent,
+    )
+
+
 def _one_value(left: str, right: str) -> bool:
     """Two texts that read as one typed value when joined (a date, an amount): not label and value."""
     from prefect_autodata.agents.induction.matching import value_type
@@ -297,6 +319,11 @@ def _inline_text(root: Any, scope: str) -> list[Pair]:
             nxt = parent.getnext() if t.is_tail else (parent[0] if len(parent) else None)
             while nxt is not None and not is_element(nxt):
                 nxt = nxt.getnext()
+            whole = None if t.is_tail else _pieces_after(parent, bare, scope)
+            if whole is not None:  # "Yr: <span>20</span><span>07</span>": the pieces are one value
+                whole.label_node, whole.text_ref = parent, (parent, "text")
+                out.append(whole)
+                continue
             if nxt is not None and text(nxt):
                 lit = xq(bare)
                 out.append(

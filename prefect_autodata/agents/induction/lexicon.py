@@ -257,7 +257,7 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
         "publication date, published on, release date, issued, erscheinungsdatum, veroffentlicht, "
         "fecha de publicacion, date de publication, data di pubblicazione, data de publicacao, updated, "
         "listed, listed on, date listed, posted on, added, date added, online since, "
-        "last updated, created, timestamp, when, trading day, as of",
+        "last updated, created, timestamp, when, trading day, as of, publicado, publie, pubblicato",
         "dt dte pubdate ts",
     ),
     (

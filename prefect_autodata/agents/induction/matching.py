@@ -326,6 +326,9 @@ def _evidence(
     return best
 
 
+_PAIR_FORMS = {"dl", "row", "inline", "inline-tail", "inline-next", "sibling", "pieces", "icon"}
+
+
 def _unit_keys(u: str) -> set[str]:
     """The concepts one unit names (``"mpg"``: fuel economy; ``"hp"``: power); one letter ("L", "m") is
     too ambiguous to say."""
@@ -388,7 +391,10 @@ def _score(
         if ns < 0.7:
             ns, how = 0.7, "unit"
             why = f"{why}; values in {unit!r}"
-    if prof.constant and ns < 0.9:
+    # A value the page labels beside it ("YR ◆ 2013" on every paper of one year) is data even when
+    # constant; unlabelled constant text is template ("Add to basket").
+    labelled = cand.origin in _PAIR_FORMS and ns >= 0.5 and ta > 0
+    if prof.constant and ns < 0.9 and not labelled:
         return 0.0, "constant over all records (template text)", ""
     short = text and len(re.sub(r"[^a-z0-9]", "", lx.fold(text))) <= 2
     if how.endswith("abbrev") and short and ta <= 0:

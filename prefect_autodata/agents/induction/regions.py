@@ -38,7 +38,9 @@ _CHROME = {"form", "select"}  # may hold results, but rarely: ranked low (furnit
 _INLINE = {"span", "b", "i", "em", "strong", "small", "sup", "sub", "abbr", "time", "data", "mark", "u"}
 # The anchor texts of an index bar (pages 1 2 3, letters A B C, years): navigation, not records.
 _INDEX_TEXT = re.compile(r"^(?:\d{1,4}|[^\W\d_]|\w-\w|[«‹<>›»…]+|\.\.\.)$")
-_LABEL_ATTRS = ("itemprop", "data-field", "data-label", "data-name", "aria-label", "title")
+_LABEL_ATTRS = ("itemprop", "property", "data-field", "data-label", "data-name", "aria-label", "title")
+# Structured-data properties (microdata ``itemprop``, RDFa ``property``) name the value they mark.
+_PROP_ATTRS = ("itemprop", "property")
 SAMPLE_ITEMS = 60  # records of a region read to induce its fields (a listing of thousands: a spread sample)
 _WORDY = re.compile(r"^[A-Za-z][A-Za-z_-]{2,30}$")
 
@@ -312,6 +314,14 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
                 per_path.setdefault(path, {})[idx] = (node.get("href"), node)
                 kinds[path] = ("href", "href")
                 meta.setdefault(path, node)
+            prop = _prop_label(node, item)
+            if node.tag in ("meta", "link") and prop:  # a machine-readable value beside the visible one
+                attr = "content" if node.get("content") is not None else "href"
+                if node.get(attr):
+                    path = (_prop_path(item, node) or rel) + "/@" + attr
+                    per_path.setdefault(path, {})[idx] = (clean(node.get(attr)), node)
+                    kinds[path] = ("prop", attr)
+                    meta.setdefault(path, node)
             if node.tag == "img" and node.get("src"):
                 path = (_class_path(item, node) or rel) + "/@src"
                 per_path.setdefault(path, {})[idx] = (node.get("src"), node)
@@ -320,6 +330,8 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
     out: list[Candidate] = []
     link_cands: list[tuple[float, Candidate]] = []
     heading_done = False
+    props: set[str] = set()  # the labels structured-data properties give
+    by_class: list[int] = []  # candidates whose label is a class name
     for path, got in per_path.items():
         if len(got) < max(2, n // 2):
             continue
@@ -331,7 +343,13 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
         if is_template(values) and not head:
             continue  # the same text in every record, unlabelled: template ("Add to basket")
         rule: dict[str, Any] = {"xpath": sel}
-        if attr:
+        if what == "prop":
+            rule["attr"] = attr
+            rule["transforms"] = [{"op": "strip"}]
+            if attr == "href":  # an enumeration URL (".../InStock"): its last word, spaced
+                values = [_enum_word(v) for v in values]
+                rule["transforms"] = [*rule["transforms"], *_ENUM_TRANSFORMS]
+        elif attr:
             rule["attr"] = attr
             rule["transforms"] = [{"op": "strip"}, {"op": "absolute_url"}]
         else:
@@ -347,13 +365,23 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
             )
         ):
             ident, heading_done = True, True
-        label = _attr_label(node)
-        if label is not None and any(_attr_label(nd) != label for _, nd in got.values()):
+        label = _prop_label(node, items[min(got)]) or _attr_label(node)
+        if label is not None and any(
+            (_prop_label(nd, items[i]) or _attr_label(nd)) != label for i, (_, nd) in got.items()
+        ):
             label = None  # an attribute that differs per record (title="The Lantern Keeper") is data
         label = label or _wrapper_label(node, items)
+        lead = None if attr or head else _lead_label([nd for _, nd in got.values()])
+        lead_alias: list[str] = []
+        if lead and (label is None or (label in classes(node) and not node.get("itemprop"))):
+            lead_alias, label = ([label] if label else []), lead  # "by <a class="username">X</a> »"
         label = head or label
-        aliases: list[str] = []
-        if attr:
+        if label and what == "prop":
+            props.add(label.casefold())
+        elif label and not head and label in classes(node) and not any(node.get(a) for a in _LABEL_ATTRS):
+            by_class.append(len(out))  # named by a CSS class only: a weaker name than a property
+        aliases: list[str] = lead_alias
+        if attr and what != "prop":
             label = None
         elif not head:
             piece = _label_piece([nd for _, nd in got.values()], [v for v, _ in got.values()])
@@ -365,11 +393,20 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
             elif node.get("title") and _whole_title(node.tag, list(got.values())):
                 values = [got[i][1].get("title") if i in got else None for i in range(n)]
                 rule = {"xpath": sel, "attr": "title", "transforms": [{"op": "strip"}]}
+            elif (unit := _unit_word(values)) is not None:  # "3 bd", "1,450 sqft", "4 Comments"
+                word, transform = unit
+                values = [_strip_piece(v, transform) for v in values]
+                rule["transforms"] = [*rule["transforms"], transform]
+                label, aliases = label or word, [word] if label else []
+            if node.tag in _SEMANTIC_TAGS:  # <address>: the element names what it holds
+                label, aliases = label or node.tag, [*aliases, node.tag] if label else aliases
         cand = Candidate(
             label=label,
             values=values,
             rule=rule,
-            origin="link" if attr == "href" else ("image" if attr == "src" else "slot"),
+            origin="slot"
+            if what == "prop"
+            else ("link" if attr == "href" else ("image" if attr == "src" else "slot")),
             identity=ident,
             anchor=0.6 if "@class" in sel else 0.4,
             where="listing",
@@ -383,6 +420,11 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
             )
     if not heading_done:
         _name_column(out)
+    for i in by_class:  # "tile-price" beside <meta itemprop="price">: the property names the field
+        words = set(re.split(r"[-_]+", (out[i].label or "").casefold()))
+        if words & props:
+            out[i].label = None
+    out = _visible_enums(out)
     for p in _labelled(region, found):
         out.append(p)
     if link_cands:
@@ -390,6 +432,113 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
         if link_cands[0][0] >= 0.8:
             region.detail_link = link_cands[0][1]
     region.candidates = out
+    return out
+
+
+def _prop_name(v: str | None) -> str | None:
+    """A property name as written (``schema:price``, ``http://schema.org/price``, "price priceSpec"):
+    its first token, without a vocabulary prefix."""
+    tok = (v or "").split()
+    if not tok:
+        return None
+    name = re.split(r"[:/#]", tok[0])[-1]
+    return name if 0 < len(name) <= 40 else None
+
+
+def _prop_label(node: Any, item: Any = None) -> str | None:
+    """The structured-data property a node carries (microdata ``itemprop``, RDFa ``property``).
+
+    A property of a nested item (``<span itemprop="brand" itemscope><span itemprop="name">``) is
+    named by the property holding that item ("brand"); its other properties by their own names
+    (``offers`` > ``price``: "price"); the record's own item (``item``) adds nothing."""
+    own = _prop_name(node.get("itemprop")) or _prop_name(node.get("property"))
+    if not own:
+        return None
+    for anc in node.iterancestors():
+        if anc is item:
+            break
+        if anc.get("itemscope") is not None or anc.get("typeof") is not None:
+            outer = _prop_name(anc.get("itemprop")) or _prop_name(anc.get("property"))
+            if outer and own.lower() == "name":
+                return outer
+            break
+    return own
+
+
+def _prop_path(item: Any, node: Any) -> str | None:
+    """``.//meta[@itemprop='price']`` when that finds just this node inside the record."""
+    for a in _PROP_ATTRS:
+        v = node.get(a)
+        if v:
+            xp = f".//{node.tag}[@{a}={xq(v)}]"
+            got = item.xpath(xp)
+            return xp if len(got) == 1 and got[0] is node else None
+    return None
+
+
+# An enumeration URL ("http://schema.org/InStock") read as its words ("In Stock").
+_ENUM_TRANSFORMS = [
+    {"op": "replace", "pattern": r"^.*[/#:]", "value": ""},
+    {"op": "replace", "pattern": r"(?<=[a-z])(?=[A-Z])", "value": " "},
+]
+
+
+def _enum_word(v: str | None) -> str | None:
+    if not v:
+        return v
+    v = re.sub(r"^.*[/#:]", "", v.strip())
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", v)
+
+
+def _lead_label(nodes: list[Any]) -> str | None:
+    """The same short words right before an inline element in every record ("by <a>Jane</a> » Mon"):
+    its label, written as text in the parent rather than in an element of its own."""
+    if len(nodes) < 3 or nodes[0].tag not in _INLINE | {"a"}:
+        return None
+    leads = set()
+    for nd in nodes:
+        prev = nd.getprevious()
+        if prev is None:
+            par = nd.getparent()
+            lead = par.text if par is not None else None
+        else:
+            lead = prev.tail
+        leads.add(clean(lead))
+    if len(leads) != 1:
+        return None
+    word = leads.pop().rstrip(":：").strip()
+    if (
+        not word
+        or len(word) > 20
+        or len(word.split()) > 3
+        or re.search(r"\d", word)
+        or sum(ch.isalpha() for ch in word) < 2
+    ):
+        return None
+    return word
+
+
+def _visible_enums(cands: list[Candidate]) -> list[Candidate]:
+    """A property given as an enumeration URL (``<link itemprop="availability" href=".../InStock">``)
+    beside a text slot that shows the same words ("In stock"): the visible text is the value, named
+    by the property."""
+
+    def key(v: Any) -> str:
+        return re.sub(r"\W+", "", str(v or "")).casefold()
+
+    out = list(cands)
+    for c in cands:
+        if c.origin != "slot" or c.rule.get("attr") != "href" or not c.label:
+            continue
+        for t in out:
+            if t is c or t.origin != "slot" or t.rule.get("attr"):
+                continue
+            pairs = [(a, b) for a, b in zip(c.values, t.values, strict=False) if a and b]
+            if len(pairs) >= max(2, 0.8 * c.fill * len(c.values)) and all(key(a) == key(b) for a, b in pairs):
+                t.aliases = [*t.aliases, *([t.label] if t.label else [])]
+                t.label = c.label
+                out.remove(c)
+                break
     return out
 
 
@@ -445,6 +594,30 @@ def _label_piece(nodes: list[Any], texts: list[str]) -> tuple[str, dict[str, Any
             pat = r"^\s*(.*?)\s*" + re.escape(word) + r"\s*$"
             return word, {"op": "regex", "pattern": pat}
     return None
+
+
+_SEMANTIC_TAGS = {"address"}
+_UNIT = re.compile(r"^\s*([-+]?\d[\d.,]*)\s*([^\W\d_][\w.]{0,14})\s*[|/·•,;]?\s*$")
+
+
+def _unit_word(values: list[str | None]) -> tuple[str, dict[str, Any]] | None:
+    """A count and the same word after it in every record ("3 bd |", "1,450 sqft", "1 Comment" /
+    "4 Comments"): the word names the value and the value is the number. Returns (word, transform)."""
+    got = [v for v in values if v]
+    if len(got) < 3:
+        return None
+    words = []
+    for v in got:
+        m = _UNIT.match(v)
+        if not m:
+            return None
+        words.append(m.group(2).casefold().rstrip("s"))
+    if len(set(words)) != 1 or len({_UNIT.match(v).group(1) for v in got}) < 2:
+        return None
+    word = _UNIT.match(got[0]).group(2)
+    stem = re.escape(words[0])
+    pat = r"(?i)^\s*([-+]?\d[\d.,]*)\s*" + stem + r"s?\b"
+    return word, {"op": "regex", "pattern": pat}
 
 
 def _strip_piece(value: str | None, transform: dict[str, Any]) -> str | None:
@@ -542,14 +715,23 @@ def _labelled(region: Region, found: list[list[Any]]) -> list[Candidate]:
     """Label/value pairs inside records (``<span>By:</span> Jane`` in a card) as labelled candidates."""
     n = len(found)
     by_key: dict[str, tuple[Any, dict[int, str]]] = {}
+    props: dict[str, set[str | None]] = {}
+    items = sample_items(region.items)
     for idx, ps in enumerate(found):
         for p in ps:
             by_key.setdefault(p.key, (p, {}))[1][idx] = p.value
+            vn = p.value_node
+            props.setdefault(p.key, set()).add(_prop_label(vn, items[idx]) if vn is not None else None)
     out = []
     for p, vals in by_key.values():
         if len(vals) < max(2, n // 2):
             continue
         values = [vals.get(i) for i in range(n)]
         rule = {"xpath": p.xpath, "transforms": [*p.transforms, {"op": "collapse_whitespace"}]}
-        out.append(Candidate(label=p.label, values=values, rule=rule, origin=p.form, anchor=0.9))
+        # The value's own property name ("MPG" <span itemprop="mileage">) names it too.
+        named = props.get(p.key, set())
+        aliases = [next(iter(named))] if len(named) == 1 and None not in named else []
+        out.append(
+            Candidate(label=p.label, values=values, rule=rule, origin=p.form, anchor=0.9, aliases=aliases)
+        )
     return out
