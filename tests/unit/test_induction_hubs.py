@@ -46,6 +46,18 @@ def test_navigation_and_pagers_are_not_index_bars():
     assert find(parse(html), "http://127.0.0.1:9/l/") == []
 
 
+def test_an_index_of_a_single_part_is_an_index_a_lone_page_link_is_not():
+    """Every record under "0-9": the one link adds a query key to this page's path; "2" is a pager."""
+    page = "http://127.0.0.1:9/cars/"
+    one = "<html><body><table><tr><td><p>Browse: <a href='/cars/?letter=09'>0-9</a></p></td></tr></table></body></html>"
+    (hub,) = find(parse(one), page)
+    assert hub.param == "letter" and hub.parts == ["09"]
+    pager = "<html><body><main><p>Page 1 of 2 <a href='/cars/?page=2'>2</a></p></main></body></html>"
+    assert find(parse(pager), page) == []
+    elsewhere = "<html><body><main><p><a href='/trucks/?letter=a'>A</a></p></main></body></html>"
+    assert find(parse(elsewhere), page) == []
+
+
 @pytest.mark.parametrize("seed", [3, 41])
 def test_parts_holding_one_record_each_are_pooled_into_one_listing(seed):
     from prefect_autodata.agents.induction.hubs import pool_singletons

@@ -53,7 +53,28 @@ def test_two_header_rows_with_colspan_are_merged():
         "<tbody><tr><td>A</td><td>3</td><td>1</td></tr><tr><td>B</td><td>2</td><td>2</td></tr></tbody></table>"
     )
     (t,) = tables(parse(html))
-    assert t.labels == ["Team", "Home Won", "Home Lost"]
+    assert t.labels == ["Team", "Won", "Lost"]  # the lowest row names the column
+    assert t.aliases == {1: ["Home Won"], 2: ["Home Lost"]}  # the group above it is a further name
+
+
+def test_a_group_header_row_does_not_hide_the_column_label_from_the_matcher():
+    from prefect_autodata.agents.induction.assemble import _table_candidates
+    from prefect_autodata.agents.induction.matching import assign
+
+    html = (
+        "<table><tr><th colspan='2'>Job posting</th><th>Details</th></tr>"
+        "<tr><th>position</th><th>location</th><th>listed on</th></tr>"
+        "<tr><td>Analyst</td><td>Denver, CO</td><td>Posted: December 2, 2010</td></tr>"
+        "<tr><td>Engineer</td><td>Eagan, MN</td><td>Posted: December 3, 2010</td></tr>"
+        "<tr><td>Developer</td><td>Tucson, AZ</td><td>Posted: December 5, 2010</td></tr></table>"
+    )
+    (t,) = tables(parse(html))
+    m = assign(["title", "location", "date_posted"], _table_candidates(t))
+    assert {r: x.candidate.label for r, x in m.items()} == {
+        "title": "position",
+        "location": "location",
+        "date_posted": "listed on",
+    }
 
 
 def test_header_column_table_is_one_vertical_record():

@@ -80,3 +80,28 @@ def test_text_lines_behind_an_index_bar_build_without_pooling_text_nodes():
     built = induce_page(base, index, ["team", "year", "wins"], name="teams", bodies=bodies)
     via = [b for b in built if b.why.startswith("index of 3 sub-pages")]
     assert via and "text lines" in via[0].why
+
+
+FILMS = [
+    ("Sea of Love", "Thriller", "Becker", "R"),
+    ("Bay of Blood", "Horror", "Bava", "R"),
+    ("Ballast", "Drama", "Hammer", "NR"),
+    ("Ghost", "Fantasy, Romance", "Zucker", "PG13"),
+]
+
+
+def test_a_header_line_of_field_words_is_found_over_lines_without_digits():
+    """No column holds digits: the first line is a header because its pieces are field words that never
+    come back as values of their column; a first record of plain words stays a record."""
+    head = "Name · Category · Directed by · Rated"
+    html = (
+        "<html><body><main><p>"
+        + "<br>".join([head, *(" · ".join(r) for r in FILMS)])
+        + "</p></main></body></html>"
+    )
+    (b,) = blocks(parse(html))
+    assert b.labels == ["Name", "Category", "Directed by", "Rated"] and b.rows == 4
+    assert [r["c2"] for r in _read(html, b)] == [r[2] for r in FILMS]
+    plain = "<html><body><main><p>" + "<br>".join(" · ".join(r) for r in FILMS) + "</p></main></body></html>"
+    (b,) = blocks(parse(plain))
+    assert b.labels == [None] * 4 and b.rows == 4

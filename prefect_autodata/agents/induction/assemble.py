@@ -75,6 +75,7 @@ def _table_candidates(t: tables.Table) -> list[Candidate]:
                 origin="table",
                 identity=(i == 0 and distinct and kind == "text"),
                 anchor=0.8 if label else 0.3,
+                aliases=list(t.aliases.get(i, [])),
             )
         )
     return out

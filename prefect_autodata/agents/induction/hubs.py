@@ -77,7 +77,15 @@ def _path_hub(here: Any, urls: list[Any]) -> tuple[int, list[str]] | None:
     return i, [s[i] for s in segs]
 
 
-def _query_hub(urls: list[Any]) -> tuple[str, list[str]] | None:
+def _query_hub(urls: list[Any], here: Any = None) -> tuple[str, list[str]] | None:
+    if len(urls) == 1 and here is not None:
+        # A single part ("Browse: 0-9" when every record falls under it): one query key this page
+        # lacks, added to this page's own path.
+        q, mine = dict(parse_qsl(urls[0].query)), dict(parse_qsl(here.query))
+        extra = [k for k in q if k not in mine]
+        if urls[0].path == here.path and len(extra) == 1 and len(q) == len(mine) + 1:
+            return extra[0], [q[extra[0]]]
+        return None
     if len(urls) < 2 or len({u.path for u in urls}) != 1:
         return None
     qs = [dict(parse_qsl(u.query)) for u in urls]
@@ -119,7 +127,7 @@ def find(root: Any, page_url: str) -> list[Hub]:
         xp = _links_xpath(holder, links)
         if xp is None:
             continue
-        hub = _from_path(here, urls, xp, texts) or _from_query(urls, xp, texts)
+        hub = _from_path(here, urls, xp, texts) or _from_query(urls, xp, texts, here)
         if hub is not None:
             out.append(hub)
     return out
@@ -157,8 +165,10 @@ def _from_path(here: Any, urls: list[Any], xp: str, texts: list[str]) -> Hub | N
     return hub if _reads_back(hub) else None
 
 
-def _from_query(urls: list[Any], xp: str, texts: list[str]) -> Hub | None:
-    got = _query_hub(urls)
+def _from_query(urls: list[Any], xp: str, texts: list[str], here: Any = None) -> Hub | None:
+    if len(urls) == 1 and re.fullmatch(r"\d{1,3}", texts[0]):
+        here = None  # a lone "2" is the next page of a pager, not the one part of an index
+    got = _query_hub(urls, here)
     if got is None:
         return None
     key, parts = got

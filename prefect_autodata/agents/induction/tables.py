@@ -39,6 +39,7 @@ class Table:
     labels: list[str | None]
     columns: list[list[str]]
     links: dict[int, list[str | None]] = field(default_factory=dict)
+    aliases: dict[int, list[str]] = field(default_factory=dict)
     header_column: bool = False
     rows: int = 0
     transposed: bool = False
@@ -169,6 +170,7 @@ def tables(root: Any, *, min_rows: int = 2) -> list[Table]:
         if width < 1:
             continue
         labels: list[str | None] = [None] * width
+        aliases: dict[int, list[str]] = {}
         if head:
             grid = [_expand(tr) for tr in head]
             for i in range(width):
@@ -176,7 +178,11 @@ def tables(root: Any, *, min_rows: int = 2) -> list[Table]:
                 for g in grid:
                     if i < len(g) and g[i] and (not parts or parts[-1] != g[i]):
                         parts.append(g[i])
-                labels[i] = " ".join(parts) or None
+                # The lowest header row names the column ("listed on"); the rows above group columns
+                # ("Details" over three of them) and are kept as a further name ("Details listed on").
+                labels[i] = parts[-1] if parts else None
+                if len(parts) > 1:
+                    aliases[i] = [" ".join(parts)]
         columns: list[list[str]] = [[] for _ in range(width)]
         links: dict[int, list[str | None]] = {}
         for tr in body:
@@ -199,6 +205,7 @@ def tables(root: Any, *, min_rows: int = 2) -> list[Table]:
                 labels=labels,
                 columns=columns,
                 links=links,
+                aliases=aliases,
                 rows=len(body),
                 chrome=chrome,
                 element=table,

@@ -19,6 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from prefect_autodata.agents.induction import lexicon as lx
 from prefect_autodata.agents.induction.dom import abs_path, clean, xq
 from prefect_autodata.agents.induction.matching import Candidate, dominant_type
 
@@ -91,15 +92,26 @@ def _has_digit(s: str) -> bool:
 
 
 def _header(first: list[str], body: list[list[str]]) -> bool:
-    """A first line of label words (no digits) over columns of which one holds digits in most lines."""
+    """A first line of label words (no digits) over the values they name.
+
+    Told by contrast with the lines below: a column holds digits in most lines while its first piece
+    holds none; or half the first pieces (two at least) are words that name a field ("Name", "Directed by", "Category")
+    and none of them comes back as a value of its column (a record's values repeat down a column, a
+    header's labels do not) -- so a list of names and genres has its header found without any digit.
+    """
     if not first or not all(first) or any(_has_digit(x) or len(x) > 40 for x in first):
         return False
     width = len(first)
-    for k in range(width):
-        col = [r[k] for r in body if k < len(r)]
+    cols = [[r[k] for r in body if k < len(r)] for k in range(width)]
+    for col in cols:
         if col and sum(1 for v in col if _has_digit(v)) >= 0.8 * len(col):
             return True
-    return False
+    if len(body) < 2 or width < 2:
+        return False
+    if any(first[k].casefold() in {v.casefold() for v in cols[k]} for k in range(width)):
+        return False
+    named = sum(1 for x in first if lx.concepts_of(x))
+    return named * 2 >= width and named >= 2
 
 
 def _in_chrome(node: Any) -> bool:
