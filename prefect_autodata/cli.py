@@ -881,7 +881,7 @@ def deploy_collect_cmd(
     """Register the collect flow as a deployment: start new collections from the Prefect UI
     (Run -> Custom run -> instruction); each lands its data and registers its collector's deployment."""
     _prefect_defaults()
-    from prefect_autodata.deployments.deploy import deploy_collect_flow
+    from prefect_autodata.flows.collect_flow import deploy_collect_flow
 
     try:
         result = deploy_collect_flow(name, pool=pool, search_url=search_url, mirror=mirror, backend=backend)

@@ -154,7 +154,7 @@ def run_demo(
             # the scheduled runs fetch through a sandbox that outlives this command (a job variable)
             dep = deploy_collector(name, workspace=ws, schedule=schedule, mirror=persistent_sandbox_url())
             # and the collect flow itself, so the next collection can start from the UI
-            from prefect_autodata.deployments.deploy import deploy_collect_flow
+            from prefect_autodata.flows.collect_flow import deploy_collect_flow
 
             sandbox = persistent_sandbox_url()
             out.collect_deployment = deploy_collect_flow(

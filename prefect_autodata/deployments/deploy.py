@@ -432,88 +432,7 @@ def deploy_collector(
     )
 
 
-COLLECT_ENTRYPOINT = "prefect_autodata.flows.collect_flow.collect_flow"
-
-
-def deploy_collect_flow(
-    name: str = "autodata-collect",
-    *,
-    workspace: Workspace | None = None,
-    pool: str | None = None,
-    search_url: str | None = None,
-    mirror: str | None = None,
-    backend: str = "offline",
-) -> DeployResult:
-    """Register the ``collect`` flow itself, so a new collection starts from the UI (Custom run ->
-    instruction): it researches, lands into this workspace and registers the new collector's deployment.
-
-    ``search_url``/``mirror`` (demo, tests): the research searches there and fetches through the mirror
-    while collecting; the collector deployments it registers keep the real hosts.
-    """
-    from prefect.types.entrypoint import EntrypointType
-
-    from prefect_autodata.flows.collect_flow import collect_flow
-    from prefect_autodata.workspace import validate_name
-
-    validate_name(name)
-    if backend not in ("offline", "llm"):
-        raise ConfigError(f"backend must be offline or llm, not {backend!r}")
-    ws = (workspace or Workspace.default()).ensure()
-    root = str(ws.root)
-    parameters: dict[str, Any] = {"backend": backend, "deploy": True}
-    if search_url:
-        parameters["search_url"] = search_url
-    env = {"AUTODATA_WORKSPACE": root, "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
-    if mirror:
-        from prefect_autodata.runtime.fetch import MIRROR_ENV
-
-        parameters["mirror"] = mirror.rstrip("/")
-        env[MIRROR_ENV] = mirror.rstrip("/")  # the collectors it deploys keep fetching through it
-    plan = DeploymentPlan(
-        name=name,
-        collector="collect",
-        description="Start a new autodata collection: give the instruction (and optionally fields, sources).",
-        version=_package_version(),
-        parameters=parameters,
-        work_pool=pool or PROCESS_POOL,
-        job_variables={"env": env, "working_dir": root},
-        tags=["autodata", "collect"],
-    )
-    entry = plan.yaml_entry() | {"entrypoint": COLLECT_ENTRYPOINT}
-    path = _write_entry(entry, ws.prefect_yaml)
-    try:
-        ensure_work_pool(plan.work_pool, "process")
-        deployment = collect_flow.to_deployment(
-            name=plan.name,
-            parameters=plan.parameters,
-            description=plan.description,
-            tags=plan.tags,
-            work_pool_name=plan.work_pool,
-            job_variables=plan.job_variables,
-            entrypoint_type=EntrypointType.MODULE_PATH,
-        )
-        deployment_id = str(deployment.apply())
-    except (ConfigError, TerminalError):
-        raise
-    except Exception as exc:
-        from prefect.settings import PREFECT_API_URL
-
-        where = PREFECT_API_URL.value() or "the ephemeral Prefect server"
-        raise TerminalError(
-            f"could not register deployment collect/{name} with {where}: {type(exc).__name__}: "
-            f"{str(exc).splitlines()[0] if str(exc) else ''}"
-        ) from exc
-    return DeployResult(
-        name=name,
-        deployment=f"collect/{name}",
-        deployment_id=deployment_id,
-        work_pool=plan.work_pool,
-        prefect_yaml=str(path),
-        applied=True,
-    )
-
-
-def _package_version() -> str:
+def package_version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -522,7 +441,7 @@ def _package_version() -> str:
         return "0"
 
 
-def _write_entry(entry: dict[str, Any], path: Path) -> Path:
+def write_entry(entry: dict[str, Any], path: Path) -> Path:
     """``write_prefect_yaml`` for an entry that is not a collector plan."""
 
     class _Entry:

@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import contextvars
 from collections import defaultdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
-from prefect_autodata.errors import TerminalError
+from prefect_autodata.errors import ConfigError, TerminalError
 from prefect_autodata.runtime.specdiff import spec_diff  # noqa: F401 - re-exported (the CLI imports it here)
 from prefect_autodata.workspace import Workspace
+
+if TYPE_CHECKING:
+    from prefect_autodata.deployments.deploy import DeployResult
 
 
 def _key(name: str, what: str) -> str:
@@ -304,3 +307,92 @@ def collect_flow(
     if not result.ok:
         raise CollectFailed(f"collect {result.status}: {result.error or result.detail}", result)
     return result.model_dump(mode="json")
+
+
+#: the module path a worker imports the collect flow from (the deployment uploads no code)
+COLLECT_ENTRYPOINT = "prefect_autodata.flows.collect_flow.collect_flow"
+
+
+def deploy_collect_flow(
+    name: str = "autodata-collect",
+    *,
+    workspace: Workspace | None = None,
+    pool: str | None = None,
+    search_url: str | None = None,
+    mirror: str | None = None,
+    backend: str = "offline",
+) -> DeployResult:
+    """Register the ``collect`` flow itself, so a new collection starts from the UI (Custom run ->
+    instruction): it researches, lands into this workspace and registers the new collector's deployment.
+
+    ``search_url``/``mirror`` (demo, tests): the research searches there and fetches through the mirror
+    while collecting; the collector deployments it registers keep the real hosts.
+    """
+    from prefect.types.entrypoint import EntrypointType
+
+    from prefect_autodata.deployments.deploy import (
+        PROCESS_POOL,
+        DeploymentPlan,
+        DeployResult,
+        ensure_work_pool,
+        package_version,
+        write_entry,
+    )
+    from prefect_autodata.workspace import validate_name
+
+    validate_name(name)
+    if backend not in ("offline", "llm"):
+        raise ConfigError(f"backend must be offline or llm, not {backend!r}")
+    ws = (workspace or Workspace.default()).ensure()
+    root = str(ws.root)
+    parameters: dict[str, Any] = {"backend": backend, "deploy": True}
+    if search_url:
+        parameters["search_url"] = search_url
+    env = {"AUTODATA_WORKSPACE": root, "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
+    if mirror:
+        from prefect_autodata.runtime.fetch import MIRROR_ENV
+
+        parameters["mirror"] = mirror.rstrip("/")
+        env[MIRROR_ENV] = mirror.rstrip("/")  # the collectors it deploys keep fetching through it
+    plan = DeploymentPlan(
+        name=name,
+        collector="collect",
+        description="Start a new autodata collection: give the instruction (and optionally fields, sources).",
+        version=package_version(),
+        parameters=parameters,
+        work_pool=pool or PROCESS_POOL,
+        job_variables={"env": env, "working_dir": root},
+        tags=["autodata", "collect"],
+    )
+    entry = plan.yaml_entry() | {"entrypoint": COLLECT_ENTRYPOINT}
+    path = write_entry(entry, ws.prefect_yaml)
+    try:
+        ensure_work_pool(plan.work_pool, "process")
+        deployment = collect_flow.to_deployment(
+            name=plan.name,
+            parameters=plan.parameters,
+            description=plan.description,
+            tags=plan.tags,
+            work_pool_name=plan.work_pool,
+            job_variables=plan.job_variables,
+            entrypoint_type=EntrypointType.MODULE_PATH,
+        )
+        deployment_id = str(deployment.apply())
+    except (ConfigError, TerminalError):
+        raise
+    except Exception as exc:
+        from prefect.settings import PREFECT_API_URL
+
+        where = PREFECT_API_URL.value() or "the ephemeral Prefect server"
+        raise TerminalError(
+            f"could not register deployment collect/{name} with {where}: {type(exc).__name__}: "
+            f"{str(exc).splitlines()[0] if str(exc) else ''}"
+        ) from exc
+    return DeployResult(
+        name=name,
+        deployment=f"collect/{name}",
+        deployment_id=deployment_id,
+        work_pool=plan.work_pool,
+        prefect_yaml=str(path),
+        applied=True,
+    )
