@@ -135,6 +135,7 @@ def match_records(
     ent_labels = {ent, f"{ent} name", f"{ent} title"} if ent else set()
     used = {x.key for x in m.values()}
     scored: list[tuple[float, str, str | int, str]] = []
+    weak: list[tuple[float, str, str | int, str]] = []
     for k in rs.keys:
         if k in used:
             continue
@@ -156,9 +157,11 @@ def match_records(
                 and any(mt.normalise(v) in ent_labels for v in variants if v)
             ):
                 ns = max(ns, 0.85)  # "Restaurant" documents the record's own name
-            if ns < 0.75 or (ns < 0.85 and mt.type_agreement(t, values) <= -1.0):
-                continue  # a strong name keeps values of another shape ("Date Posted: 05/20/2011")
             why = next((v for v in variants if v and mt.name_score(t, v) == ns), label)
+            if ns < 0.75 or (ns < 0.85 and mt.type_agreement(t, values) <= -1.0):
+                if ns >= 0.4 and mt.type_agreement(t, values) >= 0:
+                    weak.append((ns, t, k, why))
+                continue  # a strong name keeps values of another shape ("Date Posted: 05/20/2011")
             scored.append((ns, t, k, why))
     for ns, t, k, why in sorted(scored, key=lambda x: (-x[0], targets.index(x[1]))):
         if t in m or k in used:
@@ -177,7 +180,76 @@ def match_records(
                 continue
         m[t] = one.model_copy(update={"score": round(0.9 * ns, 3), "why": f"{label!r} ({why})"})
         used.add(k)
+    # weak name evidence, one to one: a target no key named strongly takes the free key whose name still
+    # points at it (an abbreviation "rtn" -> rating, a broader word "location" -> city) when no other open
+    # target points at that key as surely and the values do not contradict the target's type
+    for ns, t, k, why in sorted(weak, key=lambda x: (-x[0], targets.index(x[1]))):
+        if t in m or k in used:
+            continue
+        if any(t2 != t and t2 not in m and k2 == k and ns2 >= ns - 0.05 for ns2, t2, k2, _ in weak):
+            continue  # a key two open targets claim alike answers neither
+        one = match_fields([t], [k], rs.rows, plan, labels={k: t}).get(t) or FieldMatch(target=t, key=k)
+        m[t] = one.model_copy(update={"score": round(0.7 * ns, 3), "why": f"{str(k)!r} ({why}, weak)"})
+        used.add(k)
+    named = _record_name_key(targets, rs, m, used, names, ent)
+    if named is not None:
+        t, k, why = named
+        m[t] = FieldMatch(target=t, key=k, score=0.5, why=f"{str(k)!r} ({why})")
     return m
+
+
+def _record_name_key(
+    targets: list[str],
+    rs: RecordSet,
+    m: dict[str, FieldMatch],
+    used: set,
+    names: dict[str, str],
+    ent: str,
+) -> tuple[str, str | int, str] | None:
+    """The record's own name for a field no key answered: a name word ("title"), the entity's word
+    ("movie" of movies) or a first field a list names its records by ("model, price, engine") takes the
+    free key documented or labelled as the entity or a name ("vehicle" documented "Car", ``tl`` "Name"),
+    else the first free key of short text different in every record (never numbers, money or prose).
+    Only when no matched key already reads as the record's name."""
+    from prefect_autodata.agents.induction import matching as mt
+    from prefect_autodata.agents.induction import values as vt
+
+    ents = {ent, ent.split()[-1], *mt.lx.synonyms(ent.split()[-1])} - {""} if ent else set()
+    ident = mt.IDENTITY | ents | {f"{e} name" for e in ents} | {f"{e} title" for e in ents}
+
+    def texts(k: str | int) -> list[str]:
+        label = str(rs.labels.get(k, k))
+        out = [label, _leaf(label), str(k), _leaf(str(k))]
+        return out + [names[n] for n in (label, str(k), _leaf(label)) if n in names]
+
+    if any(mt.normalise(x) in ident for f in m.values() if f.key is not None for x in texts(f.key)):
+        return None
+    wanted = next(
+        (
+            t
+            for t in targets
+            if t not in m
+            and (
+                mt.normalise(t) in ident
+                or (t == targets[0] and mt.expected_type(t) == "title" and len(targets) > 1)
+            )
+        ),
+        None,
+    )
+    if wanted is None:
+        return None
+    free = [k for k in rs.keys if k not in used]
+    for k in free:
+        if any(mt.normalise(x) in ident for x in texts(k) if x):
+            return wanted, k, "labelled as the record's name"
+    for k in free:
+        p = vt.profile([r.get(k) for r in rs.rows[:50]])
+        if p.filled < 3 or p.filled < 0.9 * p.n or p.distinct < p.filled:
+            continue
+        if p.share_of(("text", "name")) < 0.9 or p.digits > 0.2 or p.currency > 0 or p.avg_words > 8:
+            continue
+        return wanted, k, "one different short text per record: the record's name"
+    return None
 
 
 _TOTAL_NAME = re.compile(

@@ -99,3 +99,13 @@ def test_openapi_parameter_and_property_descriptions():
     assert names == {"lim": "Records per response, 1 to 90.", "vhc": "Make & model"}
     assert paging_from_docs(names).max_size == 90
     assert openapi_names({"paths": {}}) == {}  # not an OpenAPI document
+
+
+def test_key_table_row_wins_over_a_parameter_sentence_before_it():
+    html = _page(
+        "<p>Parameters. <code>trc</code> (string): Only papers with this track.</p>"
+        "<table><tr><th>Key</th><th>Meaning</th></tr>"
+        "<tr><td><code>trc</code></td><td>Session type</td></tr></table>"
+        "<p>Later prose: <code>trc</code> — something else.</p>"
+    )
+    assert documented_names(html)["trc"] == "Session type"

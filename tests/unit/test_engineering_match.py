@@ -6,6 +6,8 @@ import random
 
 from prefect_autodata.agents.engineering import match_records
 from prefect_autodata.agents.induction.recordset import RecordSet
+from prefect_autodata.agents.induction.requested import entity_noun
+from prefect_autodata.agents.offline.instruction import parse_instruction
 
 MONTHS = ["January", "March", "May", "July", "October"]
 
@@ -45,3 +47,52 @@ def test_a_nested_key_under_a_display_label_still_answers_its_own_name():
     rs.labels.update({"team": "Mannschaft", "meta.avg": "Schlagdurchschnitt", "slg": "SLG"})
     m = match_records(["team", "avg"], rs, None)
     assert m["avg"].key == "meta.avg"  # the page's label says nothing to the word; the key's leaf does
+
+
+def test_weak_evidence_pairs_one_to_one_an_open_field_and_a_free_key():
+    rng = random.Random()
+    cities = ["Austin, Texas", "Boise, Idaho", "Reno, Nevada", "Salem, Oregon", "Dover, Delaware"]
+    rows = [
+        {
+            "rid": f"r{i:04d}",
+            "jobTitle": f"Engineer {rng.randint(1, 999)}",
+            "location": rng.choice(cities),
+            "dtl.rtn": rng.choice(["PG", "R", "G"]),
+        }
+        for i in range(10)
+    ]
+    m = match_records(["title", "city", "rating"], _rs(rows), None, {"rid": "Record id"})
+    assert m["title"].key == "jobTitle"
+    assert m["city"].key == "location"  # a broader word, the one key left that names it
+    assert m["rating"].key == "dtl.rtn"  # a consonant skeleton of the word
+    assert "weak" in m["city"].why
+
+
+def test_a_weak_key_two_open_fields_claim_alike_answers_neither():
+    rows = [{"f7": f"Place {i}", "rid": f"r{i}"} for i in range(6)]
+    m = match_records(["city", "country"], _rs(rows), None, {"f7": "Location"})
+    assert "city" not in m and "country" not in m
+
+
+def test_the_entity_word_or_a_first_name_like_field_takes_the_records_name():
+    rng = random.Random()
+    rows = [
+        {
+            "uid": f"rec_{i:05d}",
+            "vehicle": f"20{rng.randint(10, 24)} Make{i} Model{rng.randint(1, 99)}",
+            "info.msrp": f"${rng.randint(10, 90)},{rng.randint(100, 999)}",
+        }
+        for i in range(8)
+    ]
+    names = {"uid": "Record id", "vehicle": "Car", "info.msrp": "Asking"}
+    # "model" is no key's name: the key documented as the entity ("Car" of used cars) is the record's name
+    plan = parse_instruction("Please gather the used cars you can find: model, MSRP.")
+    assert entity_noun(plan) == "used car"
+    m = match_records(["model", "msrp"], _rs(rows), plan, names)
+    assert m["model"].key == "vehicle" and m["msrp"].key == "info.msrp"
+    # no label at all: the first free key of short text different in every record
+    words = rng.sample(["Alpha", "Bravo", "Delta", "Echo", "Gamma", "Lima", "Oscar", "Sierra", "Tango"], 8)
+    bare = [{"k1": f"r{i:05d}", "k2": f"The {w} Affair", "k3": 1990 + i % 2} for i, w in enumerate(words)]
+    assert match_records(["name", "year"], _rs(bare), None, {}).get("name").key == "k2"
+    # a lone field that is no name word and not first of several: nothing
+    assert match_records(["rating"], _rs(bare), None, {}) == {}

@@ -272,7 +272,9 @@ def documented_names(html_text: str) -> dict[str, str]:
     Why: documentation explains its parameters and response keys next to the name set as code: a
     table row (``<code>vhc</code> | Make & model | text``), a list item (``<code>page</code> — Page
     number``), a definition list, or prose (``<code>count</code> (integer): Records per response``).
-    A cell that only names a type ("string", "integer") is not the meaning.
+    A cell that only names a type ("string", "integer") is not the meaning. A name documented twice
+    (a query parameter in prose, "Only papers with this track", and a row of the record's key table,
+    "Session type") goes by its definition (table row, definition list) over a sentence that mentions it.
     """
     from lxml import html as lhtml
 
@@ -281,12 +283,16 @@ def documented_names(html_text: str) -> dict[str, str]:
     except Exception:  # an unparsable page documents nothing
         return {}
     out: dict[str, str] = {}
+    rank: dict[str, int] = {}
     for code in root.iter("code", "tt", "kbd", "var"):
         name = _squash(code.text_content())
-        if not _IDENT_NAME.match(name) or name in out:
+        if not _IDENT_NAME.match(name) or rank.get(name, -1) >= 2:
             continue
         desc = ""
         cell = next((a for a in code.iterancestors("td", "th", "dt", "li", "p")), None)
+        level = 2 if cell is not None and cell.tag in ("td", "th", "dt") else 1 if cell is not None else 0
+        if name in rank and level <= rank[name]:
+            continue
         if cell is not None and cell.tag in ("td", "th"):
             if _squash(cell.text_content()) != name:
                 continue  # a name inside a sentence of a cell is not the row's subject
@@ -310,6 +316,7 @@ def documented_names(html_text: str) -> dict[str, str]:
                 desc = re.split(r"(?<=[.;])\s", desc, maxsplit=1)[0]
         if desc:
             out[name] = desc[:300]
+            rank[name] = level
     return out
 
 
