@@ -153,9 +153,10 @@ def stated_count(evidence: Evidence | None, plan: Any) -> int | None:
 
 
 def _stated(evidence: Evidence | None, plan: Any) -> tuple[int | None, bool]:
-    """The stated count, and whether it is the request's own: every page stating it names every
-    value the request filters by (a listing's total of all restaurants says nothing of the
-    Chinese ones) and the request wants all of them (not the top 10)."""
+    """The stated count, and whether it is the request's own: a sentence stating the total of the
+    requested records ("All 679 accepted papers of NeurIPS 2017") on a page that names every value
+    the request filters by (a total of all restaurants says nothing of the Chinese ones), for a
+    request that wants all of them (not the top 10); a listing's page counter never is."""
     if evidence is None:
         return None, False
     scope = Scope.of(plan)
@@ -178,7 +179,9 @@ def _stated(evidence: Evidence | None, plan: Any) -> tuple[int | None, bool]:
             own = own and all(v in text.lower() for v in named)
         for m in _LISTING_TOTAL.finditer(text):  # a listing's own counter: the page is the listing
             found.append(int((m.group(1) or m.group(2)).replace(",", "")))
-            own = own and all(v in text.lower() for v in named)
+            # a page counter is the source's number (it may count other items, or pages the spec
+            # does not follow), not one the request states: a shortfall is reported, never blocking
+            own = False
     if len(set(found)) == 1 and len(years) <= 1 and not scope.track:
         return found[0], own
     return None, False

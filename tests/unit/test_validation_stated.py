@@ -57,17 +57,17 @@ def test_a_trading_grid_blocks_only_for_the_tickers_the_request_names():
     assert [c.severity for c in named] == ["error"] and [c.severity for c in unnamed] == ["warn"]
 
 
-def test_a_listing_total_blocks_only_when_it_counts_the_requested_records():
+def test_a_stated_total_blocks_only_when_it_counts_the_requested_records():
     spec = _spec(["name"], [("name", "string"), ("cuisine", "string")])
     text = "restaurants whose cuisine is Chinese with name and cuisine"
-    other = _checks(text, spec, "All restaurants. Showing 1-20 of 447 results")
+    other = _checks(text, spec, "Our guide: all 447 items, every cuisine")
     assert other["row_count_stated"].severity == "warn" and other["row_count_any"].min == 1
-    own = _checks(text, spec, "Chinese restaurants. Showing 1-20 of 31 results")
-    assert own["row_count_stated"].severity == "error" and (
-        own["row_count_stated"].min,
-        own["row_count_stated"].max,
-    ) == (31, 31)
-    top = _checks("the top 10 restaurants with name and cuisine", spec, "Showing 1-20 of 447 results")
+    own = _checks(text, spec, "Chinese restaurants: all 31 items")
+    rc = own["row_count_stated"]
+    assert rc.severity == "error" and (rc.min, rc.max) == (31, 31)
+    top = _checks("the top 10 restaurants with name and cuisine", spec, "all 447 items")
     assert top["row_count_stated"].severity == "warn"
-    plain = _checks("every restaurant with name and cuisine", spec, "Showing 1-20 of 447 results")
-    assert plain["row_count_stated"].severity == "error"
+    # a page counter is the source's number, not the request's: reported, never blocking
+    counter = _checks("every restaurant with name and cuisine", spec, "Showing 1-20 of 447 results")
+    assert counter["row_count_stated"].severity == "warn" and (counter["row_count_stated"].min) == 447
+    assert counter["row_count_any"].severity == "error"
