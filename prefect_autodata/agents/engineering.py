@@ -188,7 +188,9 @@ def match_records(
             continue
         if any(t2 != t and t2 not in m and k2 == k and ns2 >= ns - 0.05 for ns2, t2, k2, _ in weak):
             continue  # a key two open targets claim alike answers neither
-        one = match_fields([t], [k], rs.rows, plan, labels={k: t}).get(t) or FieldMatch(target=t, key=k, score=ns)
+        one = match_fields([t], [k], rs.rows, plan, labels={k: t}).get(t) or FieldMatch(
+            target=t, key=k, score=ns
+        )
         m[t] = one.model_copy(update={"score": round(0.7 * ns, 3), "why": f"{str(k)!r} ({why}, weak)"})
         used.add(k)
     named = _record_name_key(targets, rs, m, used, names, ent)
