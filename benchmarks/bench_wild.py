@@ -1,6 +1,6 @@
 """Held-out "wild" pages: hand-written static sites in the styles of the 2010s web, scored like the zoo.
 
-    .venv/bin/python benchmarks/bench_wild.py [--site NAME ...] [--json OUT.json] [--log DIR]
+    .venv/bin/python benchmarks/bench_wild.py [--root DIR] [--site NAME ...] [--json OUT.json] [--log DIR]
 
 Every folder of tests/data/wild is one small site: 1-6 static HTML pages and an ``expected.yaml``
 (``request``: the sentence, which names the fields; ``source``: the entry page, relative to the site;
@@ -10,6 +10,7 @@ built for. One loopback static server serves them all (``/<site>/<path>``; a que
 ``<path>@<query>.html``, so a ``?page=1`` pager works on static files). Each site is collected offline
 with ``--source`` its entry page and no ``--fields``, and scored with the zoo's scorer
 (prefect_autodata/sandbox/scorer.py): attribute F1 per site and per field, then ``wild mean F1``.
+``--root`` picks another folder of such sites (tests/data/wild2: the second held-out set).
 """
 
 from __future__ import annotations
@@ -197,14 +198,16 @@ def markdown(results: list[WildResult]) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--root", default=str(WILD), help="the folder of sites (default tests/data/wild)")
     ap.add_argument("--site", action="append", default=None, help="only this site (repeatable)")
     ap.add_argument("--json", default=None, help="write the per-site results as JSON here")
     ap.add_argument("--log", default=None, help="write each site's collect log, spec and head here")
     args = ap.parse_args()
-    sites = load_sites(names=args.site)
+    wild_root = Path(args.root).resolve()
+    sites = load_sites(wild_root, names=args.site)
     root = Path(tempfile.mkdtemp(prefix="autodata-wild-"))
     results = []
-    with WildServer() as server:
+    with WildServer(wild_root) as server:
         for site in sites:
             r = run_site(site, server.base_url, root)
             results.append(r)
