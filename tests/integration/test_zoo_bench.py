@@ -40,8 +40,12 @@ def test_a_small_zoo_draw_runs_end_to_end(tmp_path, capsys):
     assert f"seed {seed}" in zoo_markdown(report)
 
 
-def _cli(args: list[str], tmp_path) -> subprocess.CompletedProcess:
+def _cli(args: list[str], tmp_path, api: str | None = None) -> subprocess.CompletedProcess:
+    """``autodata ARGS``; a command that runs flows gets ``api`` (the session's Prefect API) as
+    PREFECT_API_URL instead of starting an ephemeral server of its own (~10 s per process)."""
     env = {**os.environ, "AUTODATA_WORKSPACE": str(tmp_path / "ws")}
+    if api:
+        env["PREFECT_API_URL"] = api
     exe = str(Path(sys.executable).parent / "autodata")
     return subprocess.run([exe, *args], capture_output=True, text=True, env=env, timeout=600)
 
@@ -56,11 +60,26 @@ def test_bad_bench_options_are_one_line_exit_2(args, tmp_path):
     assert len(p.stderr.strip().splitlines()) == 1 and "Traceback" not in p.stderr
 
 
-def test_cli_zoo_json_names_the_seed_and_the_groups(tmp_path):
+def test_cli_zoo_json_names_the_seed_and_the_groups(tmp_path, prefect_api_url):
+    # One task of a one-request family: the CLI surface is under test here, not a slow layout (the
+    # smoke run above draws any family).
     seed = random.randrange(1_000_000)
-    p = _cli(["bench", "--suite", "zoo", "--seed", str(seed), "--tasks", "1", "--json"], tmp_path)
+    args = [
+        "bench",
+        "--suite",
+        "zoo",
+        "--seed",
+        str(seed),
+        "--tasks",
+        "1",
+        "--family",
+        "api_rows_header",
+        "--json",
+    ]
+    p = _cli(args, tmp_path, prefect_api_url)
     assert p.returncode == 0, p.stderr[-2000:]
     data = json.loads(p.stdout)
     assert data["seed"] == seed and len(data["tasks"]) == 1
+    assert data["tasks"][0]["family"] == "api_rows_header"
     assert {"per_family", "per_kind", "per_domain", "median_agent_seconds", "row_recall"} <= set(data)
     assert f"zoo seed {seed}" in p.stderr
