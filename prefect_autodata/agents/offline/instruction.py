@@ -100,6 +100,58 @@ def _month(s: str) -> int:
     return _MONTH_NAMES[s.lower().rstrip(".")[:4] if s.lower().startswith("sept") else s.lower().rstrip(".")]
 
 
+# Units after a number that make it an amount, not a year ("2000 dollars", "1500 MB", "2000 km").
+_AMOUNT_UNIT = (
+    r"(?:dollars?|euros?|usd|eur|gbp|chf|cad|aud|jpy|pounds?|yen|francs?|rupees?|bucks|k|bn|thousand|"
+    r"million|billion|%|percent|km|kilomet(?:er|re)s?|miles?|mi|met(?:er|re)s?|m|ft|feet|foot|kg|kilos?|"
+    r"kilograms?|g|grams?|lbs?|tons?|tonnes?|mb|gb|tb|kb|kw|kwh|mw|w|watts?|cc|hp|kcal|sq\s?ft|m2|m²|"
+    r"square\s+(?:met(?:er|re)s?|feet|foot|miles?))"
+)
+# Comparisons of quantity ("at least 2000"); "before/after/since/up to 2000" compare times.
+_QUANTITY_CMP = (
+    r"(?:under|below|less than|fewer than|lower than|cheaper than|at most|no more than|over|above|"
+    r"more than|greater than|higher than|at least|no less than|exceeding|>=|<=|≥|≤|>|<)"
+)
+_TIME_NOUNS = re.compile(
+    r"(?:year|date|season|day|month|decade|century|founded|built|established|opened|published|released|"
+    r"launched|born|made|dated|created|started|vintage)s?$",
+    re.I,
+)
+
+
+def _is_amount(text: str, start: int, end: int) -> bool:
+    """A year-like number that is an amount: money or a measure ("$2000", "2000 dollars", "2000 km",
+    "between 2000 and 3000 euros"), or the bound of a comparison of a quantity ("a capacity of at
+    least 2000", "more than 1500 reviews"), not of a time ("a model year over 2015")."""
+    before, after = text[:start], text[end:]
+    if re.search(r"[$€£]\s?$|\b(?:top|first|latest|newest)\s+$", before, re.I):
+        return True  # money, or a count of records ("the top 2000 companies")
+    unit = rf"\s?{_AMOUNT_UNIT}(?![\w$€£])|\s+per\s+[a-z]"
+    if re.match(unit, after, re.I) and not (
+        re.match(r"\s+per\b", after, re.I)
+        and re.search(r"\b(?:in|during|for|of|since|from|until|till|by|through)\s+$", before, re.I)
+    ):
+        return True  # "2000 per month" is money, "sales in 2024 per region" a year
+    # "between 2000 and 3000 dollars", "2000-2500 euros": a range takes the unit of its last bound
+    if re.match(rf"\s*(?:-|to|and)\s*[$€£]?\s?\d[\d,.]*(?:{unit})", after, re.I):
+        return True
+    # "between 1200 and 2000 seats", "from 2000 to 3500 seats": a range's bounds are of one kind
+    other = re.search(r"\b(?:between|from)\s+[$€£]?\s?(\d(?:[\d,.]*\d)?)\s*(?:and|to|-)\s*$", before, re.I)
+    if other is None and re.search(r"\b(?:between|from)\s*$", before, re.I):
+        other = re.match(r"\s*(?:and|to|-)\s*[$€£]?\s?(\d(?:[\d,.]*\d)?)(?![\d/])", after, re.I)
+    if other is not None and not re.fullmatch(r"(?:19|20)\d\d", other.group(1)):
+        return True
+    cm = re.search(rf"(?P<pre>(?:[A-Za-z]+\s+){{0,3}})(?:(?:of|is|are)\s+)?{_QUANTITY_CMP}\s*$", before, re.I)
+    if cm is None:
+        return False
+    pre = [w for w in cm.group("pre").lower().split() if w not in LEAD_MODIFIERS and w not in ("with", "and")]
+    nxt = re.match(r"\s+([a-z]+)", after)
+    noun = nxt.group(1).lower() if nxt else ""
+    if any(_TIME_NOUNS.fullmatch(w) for w in pre[-2:]) or (noun and _TIME_NOUNS.fullmatch(noun)):
+        return False
+    return bool(pre) or (bool(noun) and noun not in BOUNDARY_WORDS)
+
+
 def _find_dates(text: str) -> list[_Mention]:
     out: list[_Mention] = []
     taken: list[tuple[int, int]] = []
@@ -155,7 +207,7 @@ def _find_dates(text: str) -> list[_Mention]:
                         _Mention(kind="year", start=date(y0, 1, 1), end=date(y0, 12, 31), span=m.span())
                     )
                     mention = _Mention(kind="year", start=date(y1, 1, 1), end=date(y1, 12, 31), span=m.span())
-            else:
+            elif not _is_amount(text, *m.span()):
                 y = int(g[0])
                 mention = _Mention(kind="year", start=date(y, 1, 1), end=date(y, 12, 31), span=m.span())
             if mention:
@@ -288,6 +340,34 @@ def _resolve_time(t: str, mentions: list[_Mention], today: date, req: Request) -
         y0 = int(y) + (1 if m.group(0).startswith("after") else 0)
         ts.start_year, ts.end_year = y0, today.year
         req.assumptions.append(f"open range ends at the current year, {today.year}")
+    elif m := re.search(
+        rf"\b(?:year|season)s?\s+(?:(?:of|is|are)\s+)?(?P<op>at least|no earlier than|>=|≥|over|above|more than|"
+        rf"greater than|later than|newer than|at most|no later than|<=|≤|under|below|less than|earlier than)"
+        rf"\s+({_YEAR})\b",
+        lo,
+    ):
+        # "a model year of at least 2015", "a vintage year under 2000": a bound on a year
+        op, y = m.group("op"), int(m.group(2))
+        ts.phrase = m.group(0)
+        if op in (
+            "at least",
+            "no earlier than",
+            ">=",
+            "≥",
+            "over",
+            "above",
+            "more than",
+            "greater than",
+            "later than",
+            "newer than",
+        ):
+            ts.kind = "relative"
+            ts.start_year = y + (0 if op in ("at least", "no earlier than", ">=", "≥") else 1)
+            ts.end_year = today.year
+            req.assumptions.append(f"open range ends at the current year, {today.year}")
+        else:
+            ts.end_year = y - (0 if op in ("at most", "no later than", "<=", "≤") else 1)
+            ts.all_history = True
     elif (
         (m := re.search(r"\b(?:since|starting(?: on| from| in)?)\s+", lo))
         and mentions
@@ -313,7 +393,9 @@ def _resolve_time(t: str, mentions: list[_Mention], today: date, req: Request) -
         and len(mentions) == 1
     ):
         ts.phrase = m.group(0)
-        ts.end_year = int(m.group(1))
+        # "before 1900" ends with 1899 ("up to", "until", "by" 1900 keep it; so does "before the end of")
+        bare_before = re.match(r"before\s+(?:19|20)", m.group(0), re.I) is not None
+        ts.end_year = int(m.group(1)) - (1 if bare_before else 0)
         ts.all_history = True
     else:
         days = [x for x in mentions if x.kind == "day"]
@@ -430,6 +512,13 @@ _FIELD_TRIGGER = re.compile(
     r"having|reporting|plus|listing)\s+",
     re.I,
 )
+_FIELD_LEAD_IN = re.compile(
+    r"(?:(?:the|their|its|some|key|basic|main|full)\s+)?(?:specs|specifications|attributes|fields|columns|"
+    r"details|information|info|data|properties|characteristics|features|facts)\s+"
+    r"(?:such\s+as|like|on|about|regarding|including|for|as\s+follows:?)\s+"
+    r"|such\s+as\s+",
+    re.I,
+)
 _FIELD_HEADER = re.compile(
     r"\b(?:fields?|columns?|attributes?|properties)\s*(?::|=|\bare\b|\bnamed\b)?\s+", re.I
 )
@@ -448,7 +537,7 @@ _CMP = (
     r"after|later than|>=|<=|≥|≤|>|<|=)"
 )
 _NUMV = (
-    r"(?P<val>[$€£]?\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|bn|%|percent)(?![\w])|\s(?:thousand|million|billion)\b)?)"
+    r"(?P<val>(?:[$€£]|(?:usd|eur|gbp|chf|cad|aud)\s)?\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|bn|%|percent)(?![\w])|\s(?:thousand|million|billion)\b)?)"
     r"(?![\w.]|,\d|-[A-Za-z])"  # "< 2-year": a hyphenated word, not a bound
 )
 _OPS = {
@@ -481,7 +570,7 @@ _OPS = {
     ">": "ge",
     "=": "eq",
 }
-_NOUN = r"(?!(?:in|on|at|of|for|from|with|and|or|the|to|by|per|each|every|since|between)\b)[a-z]+"
+_NOUN = r"(?!(?:in|on|at|of|for|from|with|and|or|the|a|an|to|by|per|each|every|since|between)\b)[a-z]+"
 _PLACE_NOUNS = frozenset("city state country region province county".split())
 _MONEY_FIELD = re.compile(
     r"price|cost|salary|fee|amount|revenue|budget|wage|rent|fare|income|\bcap\b|capitali[sz]ation|valuation|"
@@ -506,13 +595,20 @@ _COMPARATIVES = {
     "wider": ("width", "ge"),
     "pricier": ("price", "ge"),
 }
+_TIME_UNITS = frozenset("seconds minutes hours days weeks months years decades".split())
+_MONEY = re.compile(r"[$€£]|\b(?:dollars?|euros?|usd|eur|gbp|chf|pounds)\b", re.I)
 _UNIT_WORDS = frozenset("dollars dollar euros euro usd eur gbp pounds percent stars star".split())
 
 
 def normalize_name(name: str) -> str:
-    """A field's normalised name: lower snake case of its singular words ("Phone numbers" → phone_number)."""
-    words = re.findall(r"[a-z0-9]+", name.lower().replace("'s", ""))
-    return "_".join(singular(w) for w in words)
+    """A field's normalised name (docs/requests.md, "Field names"): the user's words in lower snake
+    case with the last one singular ("Phone numbers" → phone_number, "names" → name, "number of
+    beds" → number_of_bed): a list's plural agrees with the many records, and it falls on the last
+    word. Every other word stays as written: a plural inside a name is part of what it means ("votes
+    received", "years of experience", "hours per week"). Words English keeps invariable stay ("opening
+    hours", "series")."""
+    words = re.findall(r"[a-z0-9]+", name.lower().replace("'s", "").replace("’s", ""))
+    return "_".join([*words[:-1], singular(words[-1])]) if words else ""
 
 
 def column_name(words: str) -> str:
@@ -524,8 +620,14 @@ def column_name(words: str) -> str:
     return "_".join(p.lower() for p in parts) or words
 
 
-def _number(v: str) -> float | int:
-    s = v.strip().lstrip("$€£").strip().replace(",", "")
+def _number(v: str, *, money: bool = False) -> float | int:
+    """ "$2.5m" → 2500000, "EUR 2 million" → 2000000, "300 m" → 300 (metres: "m" is a million only
+    for money — a currency beside it, or a field that names money — or written "M" against the digits)."""
+    money = money or bool(re.match(r"\s*(?:[$€£]|(?:usd|eur|gbp|chf|cad|aud)\b)", v, re.I))
+    s = re.sub(r"^(?:usd|eur|gbp|chf|cad|aud)\b", "", v.strip(), flags=re.I).strip().lstrip("$€£").strip()
+    s = s.replace(",", "")
+    if re.search(r"\d\s?m$", s) and not money and not re.search(r"\dM$", s):
+        s = s[:-1].strip()  # "taller than 300 m": a length
     mult = 1
     for word, m in (
         ("thousand", 1000),
@@ -563,6 +665,19 @@ def _split_list(text: str) -> list[str]:
 _CMP_AHEAD = re.compile(r"\s+(?:of\s+)?(?:" + _CMP + r"\s|between\s+\d)", re.I)
 
 
+def _measured(unit: str, tail: str) -> str | None:
+    """ "more than 10 years *of experience*", "at least 8 GB *of RAM*": after a unit, the noun that
+    "of" names is what is measured (the field); None when the words say nothing of the kind."""
+    if not unit or not (unit in _TIME_UNITS or re.fullmatch(_AMOUNT_UNIT, unit, re.I)):
+        return None
+    of = re.match(r"\s+of\s+(?:the\s+)?(?P<what>[a-z]+(?:\s+[a-z]+)?)", tail, re.I)
+    if of is None:
+        return None
+    what = of.group("what").lower().split()
+    cut = next((i for i, w in enumerate(what) if w in BOUNDARY_WORDS | _DETERMINERS), len(what))
+    return " ".join(what[:cut]) or None
+
+
 def _comparison(item: str) -> Filter | None:
     """A filter written as a field item: "price under $20", "rating above 4", "more than 100 reviews"."""
     m = re.search(rf"(?:^|\s){_CMP}\s+{_NUMV}(?:\s+(?P<noun>[a-z]+))?", item, re.I)
@@ -575,6 +690,8 @@ def _comparison(item: str) -> Filter | None:
         field = VERB_FIELDS.get(head[-1], head[-1])
         if len(head) >= 2 and head[-1] not in VERB_FIELDS and head[-2] not in BOUNDARY_WORDS:
             field = f"{head[-2]} {head[-1]}"
+    elif measured := _measured(noun, item[m.end() :]):
+        field = measured
     elif noun and noun not in _UNIT_WORDS:
         field = noun
     elif noun.startswith("star") and _number(m.group("val")) > 10:
@@ -602,13 +719,27 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         re.I,
     ):
         if free(*m.span()):
-            f = VERB_FIELDS.get((m.group("verb") or "").lower()) or m.group("field").lower()
+            raw = m.group("field") or ""
+            # "in Madrid between 2000 and 3000 euros": a proper noun inside the sentence is no field
+            place = bool(raw) and raw[:1].isupper() and not raw.isupper() and m.start("field") > 0
+            f = VERB_FIELDS.get((m.group("verb") or "").lower()) or ("" if place else raw.lower())
+            if (
+                _MONEY.search(m.group("a") + " " + m.group("b") + " " + t[m.end() : m.end() + 10])
+                and not _MONEY_FIELD.search(f)
+                and (not f or (singular(f) != f and singular(f) not in FIELD_WORDS))
+            ):
+                f = "price"  # "laptops between 1000 and 2000 dollars": the records' price
+            if not f:
+                continue
+            money = bool(_MONEY_FIELD.search(f))
             out.append(
                 Filter(
-                    field=normalize_name(f), op="range", value=[_number(m.group("a")), _number(m.group("b"))]
+                    field=normalize_name(f),
+                    op="range",
+                    value=[_number(m.group("a"), money=money), _number(m.group("b"), money=money)],
                 )
             )
-            spans.append(m.span())
+            spans.append((m.end("field"), m.end()) if place else m.span())
     for m in re.finditer(rf"\b(?P<adj>{'|'.join(_COMPARATIVES)})\s+than\s+{_NUMV}", t, re.I):
         if free(*m.span()):
             field, op = _COMPARATIVES[m.group("adj").lower()]
@@ -616,7 +747,7 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             spans.append(m.span())
     for m in re.finditer(
         rf"(?:(?P<verb>priced|costing|costs?|rated|paying|earning|weighing|aged|scoring|cheaper|older|younger|taller)\s+|"
-        rf"\b(?P<field>[a-z]+(?:\s+[a-z]+)?)\s+(?:(?:is|are|of)\s+)?)?{_CMP}\s+{_NUMV}(?:\s+(?P<noun>{_NOUN}))?",
+        rf"\b(?P<field>[a-z]+(?:\s+[a-z]+)?)\s+(?:(?P<conn>is|are|of)\s+)?)?{_CMP}\s+{_NUMV}(?:\s+(?P<noun>{_NOUN}))?",
         t,
         re.I,
     ):
@@ -624,32 +755,69 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             continue
         verb = (m.group("verb") or "").lower()
         field = VERB_FIELDS.get(verb, "")
-        words = (m.group("field") or "").lower().split()
+        # a proper noun is no field ("in Leeds under 1950 a month"); an acronym may be ("GPA above 3")
+        words = [
+            w.lower() for w in (m.group("field") or "").split() if not (w[:1].isupper() and not w.isupper())
+        ]
         for w in words:
             if w in VERB_FIELDS:
                 field = VERB_FIELDS[w]
         cut = max((i + 1 for i, w in enumerate(words) if w in BOUNDARY_WORDS), default=0)
         words = [w for w in words[cut:] if w not in LEAD_MODIFIERS and w not in ("is", "are")]
         noun = (m.group("noun") or "").lower()
+        if (
+            words
+            and (_PARTICIPLE.fullmatch(words[-1]) or words[-1] in _IRREGULAR_PARTICIPLES)
+            and noun
+            and noun not in BOUNDARY_WORDS
+        ):
+            # "players scored over 2000 points", "flats rented under 900 euros": the words after the
+            # number say what is compared, not the verb ("founded before 1500" keeps its verb)
+            words = []
         if not field:
             if len(words) >= 2 and singular(words[-2]) == words[-2] and words[-2] not in VERB_FIELDS:
                 field = " ".join(words[-2:])  # "engine size over 600 cc" (not "apartments rent")
             elif words:
                 field = words[-1]  # "a salary above 80000", "runtime under 100 minutes"
+            elif measured := _measured(noun, t[m.end() :]):
+                field = measured
             elif noun and noun not in _UNIT_WORDS and noun not in BOUNDARY_WORDS:
                 field = noun  # "more than 500 beds"
             elif noun.startswith("star") and _number(m.group("val")) > 10:
                 field = "star"  # "more than 1000 stars": a count, not a rating
         val = m.group("val")
-        if re.search(r"[$€£]|\b(?:dollars?|euros?|usd|eur|gbp|pounds)\b", val + " " + noun) and (
-            not field or (singular(field.split()[-1]) not in FIELD_WORDS and not _MONEY_FIELD.search(field))
+        # "a stipend of at least 2000 dollars", "with a deposit under $500": a singular noun the
+        # sentence sets apart as the thing compared names the field, money or not
+        named = bool(
+            field
+            and not verb
+            and singular(field.split()[-1]) == field.split()[-1]
+            and (
+                m.group("conn")
+                or re.search(r"\bwith\s+(?:(?:a|an|the|its|their|his|her)\s+)?$", t[: m.start("field")], re.I)
+                and not set(m.group("field").lower().split()) & BOUNDARY_WORDS
+            )
+        )
+        if (
+            _MONEY.search(val + " " + noun)
+            and not named
+            and (
+                not field
+                or (singular(field.split()[-1]) not in FIELD_WORDS and not _MONEY_FIELD.search(field))
+            )
         ):
             field = "price"  # "a car listing under $15,000": money compares a price
         if not field:
             continue
         if re.fullmatch(r"(?:19|20)\d\d", val.strip()) and not m.group("field"):
             continue
-        out.append(Filter(field=normalize_name(field), op=_OPS[m.group("op").lower()], value=_number(val)))
+        out.append(
+            Filter(
+                field=normalize_name(field),
+                op=_OPS[m.group("op").lower()],
+                value=_number(val, money=bool(_MONEY_FIELD.search(field))),
+            )
+        )
         spans.append((m.start("op"), m.end()))
     for m in re.finditer(
         r"\b(?:where|whose|with)\s+(?:the\s+)?(?P<field>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|equals|=|being)\s+"
@@ -826,13 +994,13 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
         for m in rx.finditer(t):
             if any(not (m.end() <= x or m.start() >= y) for x, y in blocked):
                 continue
-            chunk = _phrase_after(t, m.end())
+            # "with details on X, Y", "with attributes such as X, Y": the list starts after the lead-in
+            begin = lead_in.end() if (lead_in := _FIELD_LEAD_IN.match(t, m.end())) else m.end()
+            chunk = _phrase_after(t, begin)
             if not chunk.strip():
                 # "with at bats and home runs": a field list whose first word is a preposition
-                lead = re.match(r"(?:at|on|in)\s+[a-z]+(?=\s*(?:,|\band\b|&))", t[m.end() :])
-                chunk = (
-                    t[m.end() : m.end() + lead.end()] + _phrase_after(t, m.end() + lead.end()) if lead else ""
-                )
+                lead = re.match(r"(?:at|on|in)\s+[a-z]+(?=\s*(?:,|\band\b|&))", t[begin:])
+                chunk = t[begin : begin + lead.end()] + _phrase_after(t, begin + lead.end()) if lead else ""
             if not chunk.strip():
                 continue
             if re.search(r",\s*(?:and|or)\s|,.*\sand\s", chunk):
@@ -848,13 +1016,13 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
                     filters.append(f or Filter(field=normalize_name(_clean_item(x)), op="eq", value=True))
                 raw = raw[k:]
             parts = [x for x in (_clean_item(x) for x in raw) if x]
-            if parts and _CMP_AHEAD.match(t, m.end() + len(chunk)):
+            if parts and _CMP_AHEAD.match(t, begin + len(chunk)):
                 parts = parts[:-1]  # "with a rating above 4": the subject of a filter
                 # "... over 100 million and its capital": the list goes on after the comparison
                 after = re.compile(
                     rf"\s+(?:of\s+)?{_CMP}\s+{_NUMV}(?:\s+{_NOUN})?\s*(?:,\s*)?(?:and\s+|,\s*)", re.I
                 )
-                if (cont := after.match(t, m.end() + len(chunk))) is not None:
+                if (cont := after.match(t, begin + len(chunk))) is not None:
                     more = _phrase_after(t, cont.end())
                     parts += [x for x in (_clean_item(x) for x in _LIST_SPLIT.split(more)) if x]
             for it in parts:
@@ -909,6 +1077,12 @@ _TIME_WORDS = frozenset(
     "per last past next previous this today yesterday daily weekly monthly hourly".split()
 )
 _PARTICIPLE = re.compile(r"[a-z]{3,}(?<!e)(?<!us)ed")  # granted, filed, decided; not "used", "breed"
+# Irregular past participles that end a noun phrase like the regular ones ("bridges built before 1900").
+_IRREGULAR_PARTICIPLES = frozenset(
+    """built made written taken won born drawn grown begun driven sung sold held bought brought caught
+    taught paid spent sent told worn chosen frozen stolen broken spoken hidden ridden risen fallen flown
+    thrown blown shown seen given known kept lost left""".split()
+)
 _ADJECTIVES = frozenset(
     "open public private new old free official raw large small big national local global annual".split()
 )
@@ -930,7 +1104,7 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
     s = re.sub(r"^(?:only\s+)?(?:the\s+)?first\s+page\s+(?:only\s+)?(?:of\s+)?", "", s, flags=re.I)
     toks = [m for m in _WORDS.finditer(s)]
     i = 0
-    seen_det = False
+    seen_det = counted = False
     # Skip request verbs (until a determiner: "the make and model of ..."), pronouns and quantifiers.
     while i < len(toks):
         lw = toks[i].group(0).lower()
@@ -942,6 +1116,7 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
             or re.fullmatch(r"\d+|top|first|latest|newest|most|recent|last|up-to-date", lw)
         ):
             seen_det = seen_det or lw in _DETERMINERS
+            counted = counted or lw in ("every", "each", "all", "any")
             i += 1
         else:
             break
@@ -962,8 +1137,13 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
             break
         if words and lw in VERB_FIELDS and re.match(rf"\s+(?:{_CMP}|\d)", s[tok.end() :], re.I):
             break  # "vaccines cost less than 50 dollars"
-        if words and (lw in _DETERMINERS or lw in _TIME_WORDS or _PARTICIPLE.fullmatch(lw)):
-            break  # "movies released in 2023", "wait times every hour"
+        if words and (
+            lw in _DETERMINERS
+            or lw in _TIME_WORDS
+            or _PARTICIPLE.fullmatch(lw)
+            or lw in _IRREGULAR_PARTICIPLES
+        ):
+            break  # "movies released in 2023", "wait times every hour", "bridges built before 1900"
         if words and lw in ("you", "we", "they", "i", "one"):
             break  # "papers you can find": a relative clause
         if words and re.match(r"\s+than\b", s[tok.end() :], re.I):
@@ -1017,11 +1197,22 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
             # "..., giving title and year for each one": the entity came first, the fields follow
     # "a list of X", "the table of X", "data on X", "information about X"
     m = re.match(
-        r"(?:(?:a|an|the|one|complete|full|comprehensive|big|clean|simple|single)\s+)*(?P<c>[a-z]+)\s+(?:of|on|about|for)\s+(?P<rest>.+)",
+        r"(?:(?:a|an|the|one|complete|full|comprehensive|big|clean|simple|single)\s+)*(?P<c>[a-z]+)\s+(?P<prep>of|on|about|for)\s+(?P<rest>.+)",
         rest,
         re.I,
     )
-    if m and (m.group("c").lower() in CONTAINER_NOUNS or m.group("c").lower() in GENERIC_TAILS):
+    if (
+        m
+        and (m.group("c").lower() in CONTAINER_NOUNS or m.group("c").lower() in GENERIC_TAILS)
+        # "every dataset on https://...", "the tables on the site": counted containers are the
+        # records themselves when "on" says where they are, not what they hold
+        and not (
+            m.group("prep").lower() == "on"
+            and _SITE_OBJECT.match(m.group("rest"))
+            and m.group("c").lower() not in _VAGUE
+            and (counted or singular(m.group("c").lower()) != m.group("c").lower())
+        )
+    ):
         return _entity(m.group("rest"), None, True)
     # "product names and prices" → entity "product", fields name, price
     if not fields_first:
@@ -1047,6 +1238,24 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
     return _noun(words), lead_fields
 
 
+# The object of "on" that is a site, not a topic (a named source reads "the site", see _find_sources).
+_SITE_OBJECT = re.compile(
+    r"(?:the|this|that|our|their|its|a|an)\s+(?:[\w'’.-]+\s+){0,3}?(?:web\s?site|site|page|portal|api|feed)s?\b",
+    re.I,
+)
+# Words that name no kind of record, alone (a countable container such as "dataset" does).
+_VAGUE = (GENERIC_TAILS - {"dataset"}) | {
+    "stats",
+    "statistics",
+    "stuff",
+    "things",
+    "it",
+    "them",
+    "this",
+    "that",
+}
+
+
 def _noun(words: list[str]) -> str | None:
     if len(words) >= 3 and words[-2].lower() == "of":  # "members of parliament" → "member of parliament"
         head = _noun(words[:-2])
@@ -1063,8 +1272,7 @@ def _noun(words: list[str]) -> str | None:
     ws = [w.strip("'’") for w in ws if w.strip("'’")]
     ws = [w.rstrip(".") if w.count(".") == 1 else w for w in ws]  # "movies." at the sentence end
     ws = [w for w in ws if w]
-    vague = GENERIC_TAILS | {"stats", "statistics", "stuff", "things", "it", "them", "this", "that"}
-    if not ws or all(w.lower() in vague for w in ws) or ws[-1].lower() in ("stats", "stuff", "things"):
+    if not ws or all(w.lower() in _VAGUE for w in ws) or ws[-1].lower() in ("stats", "stuff", "things"):
         return None  # "Collect stats", "Chicago stats": no kind of record named
     phrase = [w.lower() if not w.isupper() or len(w) == 1 else w for w in ws]
     phrase[-1] = singular(phrase[-1]) if not ws[-1].isupper() else ws[-1]
@@ -1192,7 +1400,8 @@ _OR_MORE = re.compile(
 
 
 _QUESTION = re.compile(
-    r"^(?:(?:and|so|ok|hey)[,\s]+)?(?:which|what)\s+(?:(?:are|were|is|was)\s+)?(?:(?:the|all(?:\s+the)?)\s+)?"
+    r"^(?:(?:and|so|ok|hey)[,\s]+)?(?:which|what|how\s+many|(?:are|is)\s+there(?:\s+any)?)\s+"
+    r"(?:(?:are|were|is|was)\s+)?(?:(?:the|all(?:\s+the)?|a|an)\s+)?"
     r"(?P<body>[^?]{3,}?)\s*\?\s*(?P<tail>.*)$",
     re.I,
 )
@@ -1213,6 +1422,15 @@ def _question(t: str) -> str:
     if m is None:
         return t
     body = m.group("body").strip()
+    # "What lighthouses are there in Norway?": the existential "there" adds nothing
+    # "How many vegan restaurants are in Berlin?": the copula before a place adds nothing either
+    body = re.sub(
+        r"^(?P<np>.+?)\s+(?:are|is|were|was)(?:\s+there\b|(?=\s+(?:in|on|at|near|around|listed|available)\b))\s*",
+        r"\g<np> ",
+        body,
+        count=1,
+        flags=re.I,
+    ).strip()
     if v := _QUESTION_VERB.match(body):
         body = f"{v.group('np')} with {body[v.end() :]}"
     tail = m.group("tail").strip()
