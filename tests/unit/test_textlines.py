@@ -105,3 +105,19 @@ def test_a_header_line_of_field_words_is_found_over_lines_without_digits():
     plain = "<html><body><main><p>" + "<br>".join(" · ".join(r) for r in FILMS) + "</p></main></body></html>"
     (b,) = blocks(parse(plain))
     assert b.labels == [None] * 4 and b.rows == 4
+
+
+def test_an_empty_field_between_two_separators_keeps_the_line_and_its_positions():
+    cars = [
+        ("2010 GMC Acadia", "17 mpg City, 24 mpg Hwy", "MSRP: $38,085"),
+        ("2010 Chevrolet Suburban", "", "MSRP: $55,625"),
+        ("2011 Acura TL", "17 mpg City, 25 mpg Hwy", "MSRP: $43,585"),
+        ("2010 Ford F-250", "", "MSRP: $38,965"),
+        ("2010 Nissan cube", "28 mpg City, 30 mpg Hwy", "MSRP: $17,450"),
+    ]
+    body = "".join(" ~ ".join(r) + "<br>\n" for r in cars)
+    html = f"<html><body><p>Vehicle ~ Fuel economy ~ Our price<br>\n{body}</p></body></html>"
+    (b,) = blocks(parse(html))
+    assert b.labels == ["Vehicle", "Fuel economy", "Our price"] and b.rows == 5
+    got = _read(html, b)
+    assert [(r["c0"], r["c1"] or "", r["c2"]) for r in got] == cars

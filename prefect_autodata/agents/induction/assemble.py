@@ -248,7 +248,7 @@ def induce_page(
     for t in tables.tables(root):
         if t.header_column or t.rows < 2:
             continue
-        cands = _table_candidates(t)
+        cands = tables.with_parts(t, _table_candidates(t))  # + the pieces of compound cells
         link_col = next((i for i in t.links if i == 0), next(iter(t.links), None))
         m = assign(requested, cands, entity=entity, aliases=aliases_of(plan))
         detail_link = None

@@ -84,7 +84,9 @@ def groups(root: Any, page_url: str = "") -> list[Group]:
     """Every set of heading-led blocks of records on the page, largest first."""
     out: list[Group] = []
     by = grouping_label(root)
-    by_table = {id(t.element): t for t in tables.tables(root, min_rows=1) if t.element is not None}
+    by_table = {
+        id(t.element): t for t in tables.tables(root, min_rows=1, merge=False) if t.element is not None
+    }
     for parent in root.iter(*_BLOCKS, "section", "main", "article", "body"):
         kids = elements(parent)
         levels = Counter(k.tag for k in kids if k.tag in _HEADINGS)

@@ -17,9 +17,11 @@ runtime reads with the rule's XPath, so sample values and extracted values agree
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from prefect_autodata.agents.induction import forms, headrows
 from prefect_autodata.agents.induction.dom import abs_path, clean, elements, xq
 from prefect_autodata.agents.induction.matching import dominant_type
 
@@ -46,6 +48,8 @@ class Table:
     chrome: bool = False
     cell_xpaths: list[str] | None = None
     element: Any = None
+    body: list[Any] = field(default_factory=list)
+    head_labels: tuple[str, ...] = ()
 
     def cell_xpath(self, col: int) -> str:
         """Relative XPath of column ``col`` (0-based) inside one record row."""
@@ -129,10 +133,12 @@ def _is_layout(table: Any, rows: list[Any]) -> bool:
     return any(next(c.iter(*_LAYOUT_BLOCKS), None) is not None for tr in rows for c in _cells(tr))
 
 
-def tables(root: Any, *, min_rows: int = 2) -> list[Table]:
+def tables(root: Any, *, min_rows: int = 2, merge: bool = True) -> list[Table]:
     """Every table with at least ``min_rows`` record rows, as record sets (header-column tables too).
 
     Tables in page chrome (aside, nav, header, footer) are left out when the content has a table.
+    With ``merge``, tables of one header (a division's standings, one table per letter) are one record
+    set (:func:`_merge_split`).
     """
     out: list[Table] = []
     all_tables = root.xpath("//table")
@@ -149,8 +155,14 @@ def tables(root: Any, *, min_rows: int = 2) -> list[Table]:
         bold_head = False
         if not head and _bold_header(rows):
             head, bold_head = [rows[0]], True
+        rest = [tr for tr in rows[len(head) :] if clean(tr.text_content())]
+        if not bold_head and headrows.label_row(rest):  # <td> labels over typed columns (vBulletin)
+            head, bold_head = [*head, rest[0]], True
         body = [tr for tr in rows if tr not in head and not _in_tfoot(tr, table)]
-        chrome = _in_chrome(table)
+        # A row without any text (a spacer row of an older layout: an image, an empty cell) is no record.
+        blank = [tr for tr in body if not clean(tr.text_content())]
+        body = [tr for tr in body if tr not in blank]
+        chrome = forms.in_chrome(table, rows)  # a form is chrome only when its rows are entry fields
         t = _transposed(table, head, body, all_tables)
         if t is not None:
             t.chrome = chrome
@@ -194,8 +206,10 @@ def tables(root: Any, *, min_rows: int = 2) -> list[Table]:
                 links.setdefault(i, []).append(a.get("href") if a is not None else None)
         links = {i: v for i, v in links.items() if sum(1 for x in v if x) >= max(1, len(body) // 2)}
         rows_xp = f"({locate}/tr | {locate}/tbody/tr)[td]"
+        if blank:
+            rows_xp += "[normalize-space()]"
         if bold_head:
-            k, lab = next(((i, x) for i, x in enumerate(_expand(head[0])) if x), (0, ""))
+            k, lab = next(((i, x) for i, x in enumerate(_expand(head[-1])) if x), (0, ""))
             rows_xp += f"[not(*[{k + 1}][normalize-space()={xq(lab)}])]"
         if summary is not None:
             rows_xp += _exclude(summary, body)
@@ -209,11 +223,87 @@ def tables(root: Any, *, min_rows: int = 2) -> list[Table]:
                 rows=len(body),
                 chrome=chrome,
                 element=table,
+                body=body,
+                head_labels=tuple(cell_text(c) for tr in head for c in _cells(tr)),
             )
         )
     if any(not t.chrome and t.rows >= min_rows for t in out):
         out = [t for t in out if not t.chrome]
+    return _merge_split(out) if merge else out
+
+
+def _merge_split(found: list[Table]) -> list[Table]:
+    """Tables of the same header row on one page are one record set split for display (a table per
+    division, per letter, per day): their rows are the records, read by one XPath over all of them.
+
+    Told by structure only: two or more tables with the same non-empty header labels, the same record
+    rows reading (no totals row left out of one only), and no record row shown twice (a "top 5" table
+    above the full list repeats rows: those stay apart).
+    """
+    groups: dict[tuple, list[Table]] = {}
+    for t in found:
+        if t.transposed or t.header_column or t.element is None or not any(t.head_labels):
+            continue
+        # the rows' own filters (a bold header's label, a totals row's class), spacer rows aside
+        tail = t.records_xpath.split(")[td]", 1)[-1].replace("[normalize-space()]", "")
+        groups.setdefault((t.head_labels, t.chrome, len(t.labels), tail), []).append(t)
+    out = list(found)
+    for (_labels, _chrome, width, tail), ts in groups.items():
+        if len(ts) < 2:
+            continue
+        seen: set[str] = set()
+        repeated = False
+        for t in ts:
+            for tr in t.body:
+                key = cell_text(tr)
+                repeated = repeated or key in seen
+                seen.add(key)
+        if repeated:
+            continue
+        locate = _group_locator([t.element for t in ts])
+        first = ts[0]
+        if any("[normalize-space()]" in t.records_xpath for t in ts):
+            tail = "[normalize-space()]" + tail
+        links: dict[int, list[str | None]] = {}
+        for i in range(width):
+            vals = [v for t in ts for v in (t.links.get(i) or [None] * t.rows)]
+            if sum(1 for x in vals if x) >= max(1, len(vals) // 2):
+                links[i] = vals
+        merged = Table(
+            records_xpath=f"({locate}/tr | {locate}/tbody/tr)[td]{tail}",
+            labels=list(first.labels),
+            columns=[[v for t in ts for v in t.columns[i]] for i in range(width)],
+            links=links,
+            aliases=dict(first.aliases),
+            rows=sum(t.rows for t in ts),
+            chrome=first.chrome,
+            element=first.element,
+            body=[tr for t in ts for tr in t.body],
+            head_labels=first.head_labels,
+        )
+        at = out.index(first)
+        out = [t for t in out if t not in ts]
+        out.insert(min(at, len(out)), merged)
     return out
+
+
+def _group_locator(elements_: list[Any]) -> str:
+    """An XPath selecting exactly the tables ``elements_``: by a shared class or header label, else a union."""
+    want = {id(e) for e in elements_}
+    doc = elements_[0].getroottree()
+    tries = []
+    cls = {e.get("class") for e in elements_}
+    if len(cls) == 1 and None not in cls:
+        tries.append(f"//table[@class={xq(cls.pop())}]")
+    for c in _cells(next(tr for tr in elements_[0].iter("tr"))):
+        lab = cell_text(c)
+        if lab and len(lab) <= 40:
+            tries.append(f"//table[tr/*[normalize-space()={xq(lab)}] or */tr/*[normalize-space()={xq(lab)}]]")
+    for xp in tries:
+        got = doc.xpath(xp)
+        if len(got) == len(want) and {id(g) for g in got} == want:
+            return xp
+    return "(" + " | ".join(abs_path(e) for e in elements_) + ")"
 
 
 def _in_tfoot(tr: Any, table: Any) -> bool:
@@ -369,3 +459,162 @@ def _locator(table: Any, head: list[Any], all_tables: list[Any], row_labels: lis
         if len(doc.xpath(xp)) == 1:
             return xp
     return abs_path(table)
+
+
+# -- compound cells ---------------------------------------------------------------------------------------
+
+# A cell may print several values: lines split by <br> ("Name<br>Street, Town<br>Phone: ..."), a rank
+# before and a year in parentheses after a title ("1. The Glass Orchard (1994)"), pieces between bars
+# ("3 bd | 2 ba | 1,450 sqft"). Each piece that recurs in every record is one more candidate value.
+_LEAD = re.compile(r"^#?(\d{1,5})[.)]?\s+(?=\S)")
+_PAREN = re.compile(r"\s*\(([^()]{1,40})\)$")
+_LINE_LABEL = re.compile(r"^([^\W\d_][\w .#/-]{0,24}?)\s*:\s*(\S.*)$")
+_MAX_PARTS = 6
+
+
+def _read(rows: list[Any], rule: dict[str, Any]) -> list[str]:
+    """The values the runtime reads with ``rule`` from each row (the same code: what we show is what runs)."""
+    from prefect_autodata.runtime.extract import extract_field
+    from prefect_autodata.runtime.spec import FieldRule
+
+    fr = FieldRule(name="v", **rule)
+    out = []
+    for tr in rows:
+        try:
+            v = extract_field(tr, fr, page_url="", params={})
+        except ValueError:
+            v = None
+        out.append("" if v is None else clean(v))
+    return out
+
+
+def _mostly(flags: list[bool], share: float = 0.8) -> bool:
+    return len(flags) >= 2 and sum(flags) >= share * len(flags)
+
+
+def _line_parts(t: Table, i: int) -> list[tuple[dict[str, Any], list[str]]]:
+    """(rule, values) per ``<br>``-separated line of column ``i``, when most of its cells hold lines."""
+    cells = [(_cells(tr) + [None] * (i + 1))[i] for tr in t.body]
+    texts = [c for c in cells if c is not None and cell_text(c)]
+    if len(texts) < 2:
+        return []
+    carriers = [next(iter(c.xpath("descendant-or-self::*[br]")), None) for c in texts]
+    if not _mostly([x is not None for x in carriers]):
+        return []
+    base = t.cell_xpath(i)
+    out = []
+    for k in range(_MAX_PARTS):
+        rule = {
+            "xpath": f"({base}/descendant-or-self::*[br])[1]/node()[count(preceding-sibling::br)={k}]",
+            "join": " ",
+            "transforms": [{"op": "collapse_whitespace"}],
+        }
+        values = _read(t.body, rule)
+        if not _mostly([bool(v) for v in values], 0.6):
+            break
+        out.append((rule, values))
+    return out if len(out) >= 2 else []
+
+
+def _text_parts(t: Table, i: int) -> list[tuple[dict[str, Any], list[str]]]:
+    """(rule, values) per piece of one-line cells: a leading rank, a trailing "(...)", bar-split pieces."""
+    from prefect_autodata.agents.induction.textlines import find_separator, sep_regex
+
+    values = t.columns[i]
+    filled = [v for v in values if v]
+    if len(filled) < 2:
+        return []
+    cw = {"op": "collapse_whitespace"}
+    sep = find_separator(filled)
+    if sep is not None and sep != "\t":
+        s = sep_regex(sep)
+        n = len(re.split(s, filled[0]))
+        out = []
+        for k in range(min(n, _MAX_PARTS)):
+            piece = f"(?:(?!{s}).)*"
+            pat = rf"^\s*(?:{piece}{s}){{{k}}}\s*((?:(?!{s}).)*?\S)\s*(?:{s}|$)"
+            out.append(({"xpath": t.cell_xpath(i), "transforms": [cw, {"op": "regex", "pattern": pat}]}, pat))
+        parts = [(r, [_grab(p, v) for v in values]) for r, p in out]
+        return parts if len(parts) >= 2 else []
+    lead = _mostly([bool(_LEAD.match(v)) for v in filled], 0.9)
+    paren = _mostly([bool(_PAREN.search(v)) for v in filled], 0.9)
+    if not (lead or paren):
+        return []
+    pats = []
+    if lead:
+        pats.append(r"^#?(\d{1,5})[.)]?\s+\S")
+    mid = (r"^(?:#?\d{1,5}[.)]?\s+)?" if lead else r"^") + (
+        r"(.*?\S)\s*\([^()]{1,40}\)$" if paren else r"(.*\S)"
+    )
+    pats.append(mid)
+    if paren:
+        pats.append(r"\(([^()]{1,40})\)$")
+    parts = [
+        (
+            {"xpath": t.cell_xpath(i), "transforms": [cw, {"op": "regex", "pattern": p}]},
+            [_grab(p, v) for v in values],
+        )
+        for p in pats
+    ]
+    return parts
+
+
+def _grab(pattern: str, value: str) -> str:
+    m = re.search(pattern, value)
+    return clean(m.group(1)) if m else ""
+
+
+def with_parts(t: Table, cands: list[Any]) -> list[Any]:
+    """``cands`` (one per column) plus a candidate per piece of each compound column.
+
+    A piece whose values all begin with the same ``Label:`` ("Phone: (740) 555-0142") is named by it
+    and read without it. When the pieces split typed values (a rank, a year) off a text, the text
+    piece carries the column's label, for it is what the label names ("Rank & Title": the title);
+    pieces that are all text (the lines of an address) leave the label to the whole cell.
+    """
+    from prefect_autodata.agents.induction.matching import Candidate
+
+    if t.transposed or t.header_column or not t.body:
+        return cands
+    out = list(cands)
+    lead = next((j for j, c in enumerate(cands[: len(t.labels)]) if c.fill > 0), 0)
+    drop: set[int] = set()
+    for i, whole in enumerate(cands[: len(t.labels)]):
+        parts = _line_parts(t, i) or _text_parts(t, i)
+        if not parts:
+            continue
+        kinds = [dominant_type([v for v in vals if v])[0] for _, vals in parts]
+        texty = [k in ("text", "name") for k in kinds]
+        main = next((k for k, x in enumerate(texty) if x), None) if not all(texty) else None
+        made = []
+        for k, (rule, vals) in enumerate(parts):
+            label = whole.label if k == main else None
+            labelled = [_LINE_LABEL.match(v) for v in vals if v]
+            heads = {m.group(1).strip().casefold() for m in labelled if m}
+            if _mostly([bool(m) for m in labelled], 0.9) and len(heads) == 1:
+                head = next(m.group(1).strip() for m in labelled if m)
+                rule = dict(rule)
+                strip = rf"^(?:{re.escape(head)}\s*:\s*)?(.*\S)"
+                rule["transforms"] = [*rule["transforms"], {"op": "regex", "pattern": strip}]
+                vals = [_grab(strip, v) for v in vals]
+                label = head
+            made.append(
+                Candidate(
+                    label=label,
+                    values=vals,
+                    rule=rule,
+                    origin="table",
+                    identity=(i == lead or whole.identity)
+                    and k == 0
+                    and texty[k]
+                    and len(set(vals)) == len(vals),
+                    anchor=0.7 if label else 0.3,
+                    notes=[f"piece {k + 1} of {len(parts)} of column {i + 1}"],
+                )
+            )
+        if main is not None:
+            whole.anchor, whole.label = min(whole.anchor, 0.3), None
+        if whole.label is None and not whole.aliases:
+            drop.add(id(whole))  # unnamed, the whole cell is only its pieces run together
+        out += made
+    return [c for c in out if id(c) not in drop]

@@ -59,16 +59,22 @@ _BARE = "\t|;¦•·"
 
 
 def sep_regex(sep: str) -> str:
-    """The regex of a separator: a bare mark as itself, other punctuation only with spaces around it."""
-    return re.escape(sep) if sep in _BARE else rf"\s+{re.escape(sep)}\s+"
+    """The regex of a separator: a bare mark as itself, other punctuation only with spaces around it.
+
+    The spaces are looked at, not required to be the separator's own: in ``a ~  ~ b`` (an empty
+    field) both marks separate, though one run of spaces lies between them.
+    """
+    return re.escape(sep) if sep in _BARE else rf"\s*(?<!\S){re.escape(sep)}(?!\S)\s*"
 
 
 def find_separator(lines: list[str]) -> str | None:
     """The separator every line holds equally often (at least once), preferring spaced and frequent ones."""
-    counts: list[Counter] = []
+    found = set()
     for ln in lines:
-        counts.append(Counter(_core(m.group(0)) for m in _SEP.finditer(ln)))
-    cands = set().union(*counts) if counts else set()
+        found |= {_core(m.group(0)) for m in _SEP.finditer(ln)}
+    # counted as the lines are split (an empty field between two marks counts both)
+    counts = [Counter({c: len(re.findall(sep_regex(c), ln.strip())) for c in found}) for ln in lines]
+    cands = found
     best: tuple[float, str] | None = None
     for c in cands:
         per = [cnt[c] for cnt in counts]

@@ -624,6 +624,17 @@ def html_tables(html_text: str, *, min_rows: int = 2, max_rows: int = 50) -> lis
         else:
             xp = f"(//table)[{n}]/tbody/tr[td]" if table.xpath("./tbody") else f"(//table)[{n}]/tr[td]"
         out.append(TableCandidate(xp, labels, rows, len(body_rows), links))
+    # Tables of one header (a table per division, per letter) are one record set split for display,
+    # unless a row shows in two of them (a "top 5" above the full list).
+    for labs in dict.fromkeys(tuple(t.labels.items()) for t in out):
+        same = [t for t in out if tuple(t.labels.items()) == labs]
+        keys = [tuple(r.items()) for t in same for r in t.rows]
+        if len(same) > 1 and len(set(keys)) == len(keys):
+            rows = [r for t in same for r in t.rows]
+            links = {i: [v for t in same for v in t.links.get(i, [])] for i in dict(labs)}
+            xp = " | ".join(t.records_xpath for t in same)
+            n = sum(t.count for t in same)
+            out = [t for t in out if t not in same] + [TableCandidate(xp, dict(labs), rows, n, links)]
     return sorted(out, key=lambda t: -t.count)
 
 
