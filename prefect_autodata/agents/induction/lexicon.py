@@ -58,6 +58,7 @@ def singular(word: str) -> str:
 def normalise(name: str) -> str:
     """``"Our Price:"`` → ``"our price"``; ``"datePosted"`` → ``"date posted"``; ``"Géneros"`` → ``"genero"``."""
     s = _CAMEL.sub(" ", str(name or "")).replace("_", " ")
+    s = re.sub(r"(?<=\w)\s*#(?!\w)", " number", s)  # "CALL #", "Item #": the number of it
     words = [w for w in _NON_WORD.split(fold(s)) if w]
     return " ".join(singular(w) for w in words)
 
@@ -117,7 +118,8 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
     (
         "job",
         "title",
-        "job, job title, posting, job posting, vacancy, opening, opportunity, stelle, stellenangebot, "
+        "job, job title, posting, job posting, position, job position, vacancy, opening, opportunity, "
+        "stelle, stellenangebot, "
         "puesto de trabajo, vacante, empleo, oferta, poste, emploi, offre d emploi, lavoro, offerta di lavoro, vaga",
         "",
     ),
@@ -150,7 +152,7 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
     (
         "author",
         "person",
-        "author, writer, written by, by, creator, authored by, autor, autorin, verfasser, verfasserin, "
+        "author, writer, written by, by, creator, authored by, autor, autorin, autoren, autori, verfasser, verfasserin, "
         "auteur, autore, autora, escritor, schriftsteller, ecrivain, scrittore",
         "auth aut",
     ),
@@ -442,7 +444,9 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
         "rating, score, stars, grade, review score, user rating, average rating, mark, bewertung, wertung, "
         "note, benotung, calificacion, calificación, clasificacion, clasificación, valoracion, valoración, "
         "puntuacion, evaluation, évaluation, appreciation, valutazione, voto, giudizio, avaliacao, avaliação, "
-        "classificacao, classificação, nota, certificate, certification, age rating, content rating",
+        "classificacao, classificação, nota, certificate, certification, age rating, content rating, "
+        "parental rating, age classification, altersfreigabe, freigabe, altersempfehlung, "
+        "clasificacion por edades, classificacao indicativa, classificazione per eta",
         "rtg rat scr",
     ),
     (
@@ -514,6 +518,13 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
         "percent",
         "percent, percentage, pct, share, ratio, prozent, anteil, porcentaje, pourcentage, percentuale, porcentagem",
         "pct perc",
+    ),
+    (
+        "average",
+        "number",
+        "average, mean, avg, durchschnitt, mittelwert, schnitt, promedio, media, moyenne, media aritmetica, "
+        "gemiddelde",
+        "avg",
     ),
     (
         "change",
@@ -634,7 +645,8 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
     (
         "venue",
         "title",
-        "venue, event, conference, journal, proceedings, veranstaltung, lugar del evento, revue, rivista",
+        "venue, event, conference, journal, proceedings, veranstaltung, lugar del evento, revue, rivista, "
+        "konferenz, tagung, zeitschrift, conferencia, congreso, revista, conferenza, convegno",
         "",
     ),
     ("track", "category", "track, session, strand, stream", "trk"),
@@ -702,6 +714,65 @@ def _abbrev_index() -> dict[str, tuple[Concept, ...]]:
     return {k: tuple(v) for k, v in idx.items()}
 
 
+def stem(word: str) -> str:
+    """The base a participle or gerund is formed on, to compare inflected forms of one verb: "rated",
+    "rating" and "rate" → "rat"; "planned" → "plan"; "classified" → "classifi". Other words lose a
+    final e only ("price" → "pric"), so a base meets its inflections."""
+    w = word
+    if len(w) >= 5 and w.endswith("ied"):
+        w = w[:-3] + "i"
+    elif len(w) >= 6 and w.endswith("ing"):
+        w = w[:-3]
+    elif len(w) >= 5 and w.endswith("ed"):
+        w = w[:-2]
+    if len(w) >= 4 and w[-1] == w[-2] and w[-1] not in "aeiouls":
+        w = w[:-1]  # a doubled final consonant: "planned" → "plann" → "plan"
+    if len(w) >= 4 and w.endswith("e"):
+        w = w[:-1]
+    return w
+
+
+def inflected(word: str) -> bool:
+    """True when ``word`` reads as a participle or gerund ("Rated", "Listed", "Starring")."""
+    return (len(word) >= 5 and word.endswith("ed")) or (len(word) >= 6 and word.endswith("ing"))
+
+
+@functools.cache
+def _stem_index() -> dict[str, tuple[Concept, ...]]:
+    """Concepts by the stem of their one-word phrases (words of four letters or more)."""
+    idx: dict[str, list[Concept]] = {}
+    for c in concepts():
+        for p in c.phrases:
+            if " " not in p and len(p) >= 4 and p.isalpha():
+                idx.setdefault(stem(p), []).append(c)
+    return {k: tuple(dict.fromkeys(v)) for k, v in idx.items()}
+
+
+def _by_inflection(word: str) -> tuple[Concept, ...]:
+    """Concepts an inflected word the lexicon does not list belongs to through its verb: the page's
+    "Rated" is a form of the "rating" (and of the "rate") the lexicon knows. Only for a participle or
+    gerund, never a bare word ("Rate" stays a rate)."""
+    if not inflected(word) or len(stem(word)) < 3:
+        return ()
+    return _stem_index().get(stem(word), ())
+
+
+def _by_compound_head(word: str) -> tuple[Concept, ...]:
+    """Concepts of a closed compound by its last part, the way German (and English) compounds name
+    their head last: "Schlagdurchschnitt" (batting average) is a "durchschnitt", "Kaufpreis" a "preis".
+    The longest listed word of five letters or more ending the word, after a part of three or more."""
+    if len(word) < 8 or not word.isalpha():
+        return ()
+    idx = _index()
+    for k in range(3, len(word) - 4):
+        tail = word[k:]
+        if tail in idx:
+            return idx[tail]
+        if tail.endswith("s") and tail[:-1] in idx and len(tail) > 5:
+            return idx[tail[:-1]]
+    return ()
+
+
 def head(n: str) -> str:
     """The head word of a normalised phrase: its last content word ("mpaa rating" → "rating")."""
     words = [w for w in n.split() if w not in STOP]
@@ -723,6 +794,12 @@ def concepts_of(name: str) -> tuple[tuple[Concept, float], ...]:
     for c in idx.get(n, ()):
         found[c.key] = (c, 1.0)
     words = n.split()
+    if len(words) == 1 and not found:
+        for c in _by_inflection(n):
+            found.setdefault(c.key, (c, 0.8))  # "Rated": a form of "rating", less direct than the phrase
+    if len(words) == 1 and not found:
+        for c in _by_compound_head(n):
+            found.setdefault(c.key, (c, 0.6))  # "Schlagdurchschnitt": an average, by its last part
     if len(words) > 1:
         h = head(n)
         for c in idx.get(h, ()):
@@ -771,8 +848,11 @@ def _synonyms(name: str) -> frozenset[str]:
 def family(name: str) -> str | None:
     """The value family a field name implies: ``"price"`` → money, ``"Fecha"`` → date; None when it does not say."""
     best: tuple[float, str] | None = None
+    own = content(normalise(name)).replace(" ", "_")
     for c, w in concepts_of(name):
-        if c.family and (best is None or w > best[0]):
+        # among equally direct meanings the word's own concept goes first ("position": a role, though
+        # a job and a rank are positions too)
+        if c.family and (best is None or w > best[0] or (w == best[0] and c.key == own)):
             best = (w, c.family)
     if best is not None:
         return best[1]

@@ -73,6 +73,9 @@ def _abbrev_of(tok: str, word: str) -> float:
     return 0.0
 
 
+_INITIAL_FAMILIES = frozenset({"money", "integer", "number", "percent"})
+
+
 def _abbrev(r: str, lab: str) -> float:
     """``lab`` as an abbreviation of the normalised requested name ``r`` or of one of its synonyms."""
     lt = lab.split()
@@ -106,7 +109,26 @@ def _abbrev(r: str, lab: str) -> float:
         best = max(best, s * w)
     if len(lt) == 2 and len(lt[-1]) >= 2 and any(c.key in rkeys for c in lx.abbrev_concepts(lt[-1])):
         best = max(best, 0.7)  # "Hiring org." shares the head's usual abbreviation ("org": company)
+    if not best and len(joined) == 1 and " " not in r and len(r) >= 3 and r[0] == joined:
+        # one letter, the initial of the user's own word ("L" for low beside "HI", "OPEN"): weak, and
+        # only for a measured field, whose values must then be numbers (``_score`` checks them)
+        if lx.family(r) in _INITIAL_FAMILIES:
+            best = 0.5
     return round(best, 3)
+
+
+def _property_of(r: str, lab: str) -> bool:
+    """True when ``lab`` names a property of the thing ``r`` names, not the thing: "institution type",
+    "team id", "phone type" (the word asked qualifies a head of another value family). A head naming the
+    thing itself ("team name") or a sibling of the same family ("year founded") does not count."""
+    h = lx.head(lab)
+    if h == r or h in IDENTITY or r == lab:
+        return False
+    hk, rk = lx.concept_keys(h), lx.concept_keys(r)
+    if not hk or hk & rk or any(c.key in rk for c, w in lx.concepts_of(lab) if w >= 1.0):
+        return False  # "phone number" is a phrase for the phone itself
+    hf, rf = lx.family(h), lx.family(r)
+    return hf is not None and hf != rf
 
 
 def _direct(r: str, lab: str) -> tuple[float, str]:
@@ -149,13 +171,20 @@ def name_evidence(requested: str, label: str | None) -> tuple[float, str]:
         best, how = round(0.9 * shared, 3), "synonym"
     if cr and cl and not shared and how == "fuzzy":
         best = min(best, 0.3)  # "rating"/"ranking": alike in spelling, different in meaning
+    via = "synonym"
+    if not cl and len(lab.split()) == 1:
+        # an abbreviated label stands for its usual word's meaning here: "Addr." for an address
+        cl = {c.key: 0.9 for c in lx.abbrev_concepts(lab)}
+        via = "abbrev"  # short ones then need values of the field's type (``_score``)
     if not shared and lx.narrower(set(cr), set(cl)) and best < 0.6:
-        best, how = 0.6, "synonym"  # the user's "location" is the page's "City": a narrower meaning
+        best, how = 0.6, via  # the user's "location" is the page's "City": a narrower meaning
     elif not shared and lx.narrower(set(cl), set(cr)) and best < 0.45:
-        best, how = 0.45, "synonym"  # the page's "Location" may be the city asked, or a street: weakly
+        best, how = 0.45, via  # the page's "Location" may be the city asked, or a street: weakly
     ab = _abbrev(r, lab)
     if ab > best:
         best, how = ab, "abbrev"
+    if best and len(r.split()) == 1 and r in lab.split() and _property_of(r, lab):
+        return 0.25, "property"  # "institution type" is a property of the institution, not its name
     return best, how
 
 
@@ -327,6 +356,7 @@ def _evidence(
 
 
 _PAIR_FORMS = {"dl", "row", "inline", "inline-tail", "inline-next", "sibling", "pieces", "icon"}
+_HEADED = {"table", "text line"}  # columns under a header row: the header is each value's label
 
 
 def _unit_keys(u: str) -> set[str]:
@@ -391,9 +421,16 @@ def _score(
         if ns < 0.7:
             ns, how = 0.7, "unit"
             why = f"{why}; values in {unit!r}"
-    # A value the page labels beside it ("YR ◆ 2013" on every paper of one year) is data even when
+    # A value the page labels beside it ("YR ◆ 2013" on every paper of one year) or under a column
+    # header naming the field ("Yr" over 2014 in every row of one year's table) is data even when
     # constant; unlabelled constant text is template ("Add to basket").
-    labelled = cand.origin in _PAIR_FORMS and ns >= 0.5 and ta > 0
+    if ns < 0.7:
+        named = _values_name(requested, prof, cand.values)
+        if named:
+            ns, how = named, "values"
+            why = f"{why}; its values are each a {requested!r}"
+    beside = cand.origin in _PAIR_FORMS or (cand.origin in _HEADED and bool(cand.label))
+    labelled = beside and ((ns >= 0.5 and ta > 0) or (ns >= 0.8 and ta >= 0))
     if prof.constant and ns < 0.9 and not labelled:
         return 0.0, "constant over all records (template text)", ""
     short = text and len(re.sub(r"[^a-z0-9]", "", lx.fold(text))) <= 2
@@ -405,6 +442,26 @@ def _score(
     if ta <= -1.0:
         s -= 0.15
     return round(s, 4), f"{why}; types {ta:+.1f}", how.split(":")[0] if how else "name"
+
+
+def _values_name(requested: str, prof: vt.Profile, values: list[Any]) -> float:
+    """How surely the values name themselves as what the field asks: their head word is the field's
+    word ("Main Conference Track" for a track, "Stanford University" for a university), 0.7, or a
+    synonym of it ("… Track" for a session type), 0.6; 0 when they do not. Most short values must."""
+    words = [w for w in _content(normalise(requested)).split() if w not in IDENTITY]
+    if not words or prof.filled < 2 or not prof.short:
+        return 0.0
+    heads = [lx.head(normalise(str(v))) for v in values if v not in (None, "")]
+    heads = [h for h in heads if h and not h.isdigit()]
+    if len(heads) < 0.8 * prof.filled or not heads:
+        return 0.0
+    own = sum(1 for h in heads if h in words)
+    if own >= 0.8 * len(heads):
+        return 0.7
+    keys = lx.concept_keys(_content(normalise(requested)))
+    if keys and sum(1 for h in heads if lx.concept_keys(h) & keys) >= 0.8 * len(heads):
+        return 0.6
+    return 0.0
 
 
 def _unit_rivals(
@@ -583,7 +640,7 @@ def assign(
         for r in requested:
             if (
                 r not in out
-                and expected_type(r) in _TEXTISH
+                and (expected_type(r) in _TEXTISH or _names_entity(r, entity))
                 and vt.fit(expected_type(r), profs[ident]) >= 0
                 and not _label_values(candidates[ident].values, header_texts)
             ):
@@ -621,11 +678,7 @@ def _name_by_values(
         return None
     ent = normalise(entity or "")
     ents = {ent, ent.rstrip("s")} if ent else set()
-    ekeys = (
-        {k for k in lx.concept_keys(ent) if (lx.concept(k) or lx.NO_CONCEPT).family == "title"}
-        if ent
-        else set()
-    )
+    ekeys = _entity_keys(entity)
     wanted = next(
         (
             r
@@ -650,6 +703,20 @@ def _name_by_values(
             continue
         return wanted, j
     return None
+
+
+def _entity_keys(entity: str | None) -> set[str]:
+    """The record-naming concepts of the entity noun ("film" of movies, "job" of job postings)."""
+    ent = normalise(entity or "")
+    if not ent:
+        return set()
+    return {k for k in lx.concept_keys(ent) if (lx.concept(k) or lx.NO_CONCEPT).family == "title"}
+
+
+def _names_entity(requested: str, entity: str | None) -> bool:
+    """True when the field's word is a word for the record itself: the "position" of job postings,
+    the "film" of movies. Whatever else the word may mean, the listing shows it as each record's name."""
+    return bool(_entity_keys(entity) & lx.concept_keys(_content(normalise(requested))))
 
 
 def _eliminate(
