@@ -84,9 +84,26 @@ def to_dates(s: pd.Series) -> pd.Series:
     if pd.api.types.is_datetime64_any_dtype(s.dtype):
         return s.dt.tz_localize(None) if getattr(s.dt, "tz", None) is not None else s
     try:
-        return pd.to_datetime(s, errors="coerce", format="ISO8601")
+        d = pd.to_datetime(s, errors="coerce", format="ISO8601")
     except (TypeError, ValueError):
         return pd.to_datetime(s.astype("string"), errors="coerce", format="mixed")
+    # A page's own date style ("Oct 01, 2015", "3 March 2021") is still a date: the values ISO did
+    # not read are read once per distinct text; what no date reading takes stays NaT (a failure).
+    left = d.isna() & s.notna()
+    if left.any():
+        try:
+            texts = s[left].astype("string")
+            distinct = pd.Series(pd.unique(texts))
+            read = pd.to_datetime(distinct, errors="coerce", format="mixed")
+            if getattr(read.dt, "tz", None) is not None:
+                read = read.dt.tz_localize(None)
+            lookup = dict(zip(distinct, read, strict=True))
+            filled = d.dt.tz_convert(None) if getattr(d.dt, "tz", None) is not None else d.copy()
+            filled[left] = texts.map(lookup).astype(filled.dtype)
+            d = filled
+        except (TypeError, ValueError, OverflowError):  # mixed zones, a unit too small: left unread
+            pass
+    return d
 
 
 def weekday_ok(s: pd.Series) -> pd.Series:
