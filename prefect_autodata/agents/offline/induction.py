@@ -452,6 +452,12 @@ def generalise_url(
             query[k] = "{" + pname + "}"
             continue
         query[k] = v
+    if pagination is not None and pagination.kind == "offset":
+        # the offset steps by the records one call returns, the size the query asks for (a step of
+        # ``page_size`` past a call of 9 records skipped all but every page's first 9)
+        size_k = next((k for k in query if k.lower() in SIZE_PARAMS and query[k].isdigit()), None)
+        if size_k and int(query[size_k]) > 0:
+            pagination = pagination.model_copy(update={"size": int(query[size_k]), "size_param": size_k})
     if pagination is not None and pagination.kind == "page":
         size_k = next((k for k in query if k.lower() in SIZE_PARAMS), None)
         if size_k and page_size:
