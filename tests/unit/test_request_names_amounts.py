@@ -161,3 +161,68 @@ def test_a_count_of_records_and_a_verb_before_a_comparison_are_no_year_and_no_fi
     assert [(f.field, f.value) for f in parse("Apartments rented under 900 euros with address").filters] == [
         ("price", 900)
     ]
+
+
+@pytest.mark.parametrize(
+    "text,entity,fields",
+    [
+        (
+            "Could you pull together every bakery in Lyon, covering name, address and rating?",
+            "bakery",
+            ["name", "address", "rating"],
+        ),
+        ("Provide a table of the oldest trees in England, with species, age and girth", "tree", None),
+        (
+            "Name every football stadium with a capacity of more than 50,000 seats, plus its city",
+            "football stadium",
+            None,
+        ),
+        (
+            "Lakes deeper than 100 metres in Finland, name, area and maximum depth",
+            "lake",
+            ["name", "area", "maximum_depth"],
+        ),
+        (
+            "Hostels in Prague with name, rating and distance to centre",
+            "hostel",
+            ["name", "rating", "distance_to_centre"],
+        ),
+        (
+            "Retrieve all properties with more than 3 bedrooms and a price below 2000000 euros, with address and price",
+            "property",
+            ["address", "price"],
+        ),
+    ],
+)
+def test_imperatives_closing_lists_and_records_named_like_columns(text, entity, fields):
+    r = parse(text)
+    assert r.entity.singular.endswith(entity) and r.kind is None and not r.all_fields
+    if fields:
+        assert [f.normalized for f in r.fields] == fields
+
+
+def test_heights_units_and_scaled_ranges():
+    assert [(f.field, f.value) for f in parse("List the peaks higher than 2000 m, with name").filters] == [
+        ("height", 2000)
+    ]
+    assert [f.field for f in parse("Hotels with a rating higher than 4, with name").filters] == ["rating"]
+    r = parse("Harvest all ebooks cheaper than 5 dollars with title and file size in MB")
+    assert [(f.field, f.op, f.value) for f in r.filters] == [("price", "le", 5)]
+    r = parse("Crypto tokens with a market cap between 1 and 5 billion dollars, including symbol and price")
+    assert [(f.field, f.value) for f in r.filters] == [("market_cap", [1_000_000_000, 5_000_000_000])]
+    r = parse("All cameras priced between 500 and 1500 dollars including brand and model")
+    assert [(f.field, f.value) for f in r.filters] == [("price", [500, 1500])]
+
+
+@pytest.mark.parametrize(
+    "text,want",
+    [
+        ("Hiking trails over 20 km with name", ("length", "ge", 20)),
+        ("Laptops under 2 kg with model", ("weight", "le", 2)),
+        ("Apartments over 2000 sq ft with address", ("area", "ge", 2000)),
+        ("Trails between 5 and 10 km with name", ("length", "range", [5, 10])),
+        ("Hotels with more than 200 rooms with name", ("room", "ge", 200)),
+    ],
+)
+def test_a_unit_after_the_records_names_its_dimension(text, want):
+    assert [(f.field, f.op, f.value) for f in parse(text).filters] == [want]

@@ -509,7 +509,7 @@ _DET = re.compile(
 )
 _FIELD_TRIGGER = re.compile(
     r"\b(?:with|including|include|includes|showing|containing|incl\.|along with|giving|capturing|recording|"
-    r"having|reporting|plus|listing)\s+",
+    r"having|reporting|plus|listing|covering|detailing)\s+",
     re.I,
 )
 _FIELD_LEAD_IN = re.compile(
@@ -520,13 +520,19 @@ _FIELD_LEAD_IN = re.compile(
     re.I,
 )
 _FIELD_HEADER = re.compile(
-    r"\b(?:fields?|columns?|attributes?|properties)\s*(?::|=|\bare\b|\bnamed\b)?\s+", re.I
+    r"\b(?:fields?|columns?|attributes?|properties)\s*(?::|=|\bare\b|\bnamed\b)\s*"
+    # without a separator, a word before must make it a header ("with the fields a, b"), else it may
+    # be the records ("all properties with 3 bedrooms")
+    r"|(?:" + "|".join(rf"(?<=\b{w} )" for w in "the its with these those following their".split()) + r")"
+    r"(?:fields?|columns?|attributes?|properties)\s+",
+    re.I,
 )
 _CLAUSE_END = re.compile(
     r"\s+(?:from|on|at|in|for|since|between|during|where|that|which|who|"
     r"(?<!date )(?<!time )(?<!day )(?:listed|posted|published|shown|available)(?=\s+(?:on|in|at|from|by|since|after|before|between|"
     r"during|under|over|to|for|via|this|last|the|a|an|now|online|\d)\b|\s*[.,;:!?]|\s*$)|"
-    r"each|every|per(?=\s+(?:the|a|an|each|every|page)\b)|across|within|via|into|to|by|over|under|above|below|"
+    r"each|every|per(?=\s+(?:the|a|an|each|every|page)\b)|across|within|via|into|"
+    r"to(?!\s+[a-z]{3,}(?=\s*(?:,|\band\b|\bor\b|$|[.;!?])))|by|over|under|above|below|"
     r"whenever|then|(?-i:so)|if|as a|as an|and (?:save|store|load|put|write|export|land|run|refresh|update)|"
     r"(?:every|each)\s+(?:day|week|month|hour|weekday|morning|night))\b(?!-)|\.(?!\d)|[;:!?()]|$",
     re.I,
@@ -595,6 +601,14 @@ _COMPARATIVES = {
     "wider": ("width", "ge"),
     "pricier": ("price", "ge"),
 }
+
+
+def _subject_is_records(before: str) -> bool:
+    """ "peaks higher than 2000 m": the subject is the records (a plural noun) or nothing, not a field."""
+    w = re.findall(r"[A-Za-z]+", before)
+    return not w or singular(w[-1].lower()) != w[-1].lower() or w[-1].lower() in BOUNDARY_WORDS
+
+
 _TIME_UNITS = frozenset("seconds minutes hours days weeks months years decades".split())
 _MONEY = re.compile(r"[$€£]|\b(?:dollars?|euros?|usd|eur|gbp|chf|pounds)\b", re.I)
 _UNIT_WORDS = frozenset("dollars dollar euros euro usd eur gbp pounds percent stars star".split())
@@ -665,6 +679,35 @@ def _split_list(text: str) -> list[str]:
 _CMP_AHEAD = re.compile(r"\s+(?:of\s+)?(?:" + _CMP + r"\s|between\s+\d)", re.I)
 
 
+_DIMENSIONS = [
+    ("area", r"sq\.?\s?(?:ft|feet|m|metres|meters|km|mi)|m2|m²|km2|km²|square\s+[a-z]+|acres?|hectares?|ha"),
+    ("length", r"km|kilomet(?:er|re)s?|miles?|mi|m|met(?:er|re)s?|ft|feet|foot|cm|mm|inch(?:es)?"),
+    ("weight", r"kg|kilos?|kilograms?|g|grams?|lbs?|tons?|tonnes?"),
+    ("size", r"kb|mb|gb|tb|kilobytes?|megabytes?|gigabytes?|terabytes?"),
+    ("power", r"kw|mw|gw|w|watts?|kilowatts?|megawatts?|hp|horsepower"),
+]
+
+
+def _dimension(text: str) -> str | None:
+    """The dimension a unit after a number measures ("20 km" → length, "2 kg" → weight), else None."""
+    for name, unit in _DIMENSIONS:
+        if re.match(rf"[$€£]?\s?\d[\d,]*(?:\.\d+)?\s?(?:{unit})(?![\w²])", text.strip(), re.I):
+            return name
+    return None
+
+
+def _range_values(a: str, b: str, *, money: bool = False) -> list[float | int]:
+    """ "between 1 and 5 billion": a bare first bound takes the magnitude of the second."""
+    lo, hi = _number(a, money=money), _number(b, money=money)
+    bare = re.fullmatch(r"\s*(?:[$€£]|(?:usd|eur|gbp|chf|cad|aud)\s)?\s?\d[\d,]*(?:\.\d+)?\s*", a, re.I)
+    digits = _number(re.sub(r"[^\d.,]+$", "", b.strip()) or b, money=money)
+    scale = hi / digits if bare and digits else 1
+    if scale > 1 and float(scale).is_integer():
+        x = lo * scale
+        lo = int(x) if float(x).is_integer() else x
+    return [lo, hi]
+
+
 def _measured(unit: str, tail: str) -> str | None:
     """ "more than 10 years *of experience*", "at least 8 GB *of RAM*": after a unit, the noun that
     "of" names is what is measured (the field); None when the words say nothing of the kind."""
@@ -713,7 +756,7 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         return all(b <= x or a >= y for x, y in blocked + spans)
 
     for m in re.finditer(
-        rf"\b(?:(?P<verb>priced|costing|rated|paying|earning|weighing|aged|scoring)|(?P<field>[a-z]+))\s+"
+        rf"\b(?:(?P<verb>priced|costing|rated|paying|earning|weighing|aged|scoring)|(?:(?P<pre>[a-z]+)\s+)?(?P<field>[a-z]+))\s+"
         rf"between\s+{_NUMV.replace('val', 'a')}\s+and\s+{_NUMV.replace('val', 'b')}",
         t,
         re.I,
@@ -723,6 +766,24 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             # "in Madrid between 2000 and 3000 euros": a proper noun inside the sentence is no field
             place = bool(raw) and raw[:1].isupper() and not raw.isupper() and m.start("field") > 0
             f = VERB_FIELDS.get((m.group("verb") or "").lower()) or ("" if place else raw.lower())
+            pre = (m.group("pre") or "").lower()
+            if raw.lower() in VERB_FIELDS:  # "cameras priced between 500 and 1500 dollars"
+                f, pre = VERB_FIELDS[raw.lower()], ""
+            dim = _dimension(t[m.start("b") : m.end() + 12])
+            if dim and (not f or (singular(f) != f and singular(f) not in FIELD_WORDS)):
+                f, pre = dim, ""  # "trails between 5 and 10 km": the unit's dimension
+            if (
+                f
+                and pre
+                and not m.group("pre")[:1].isupper()
+                and singular(pre) == pre
+                and singular(f) == f
+                and pre not in BOUNDARY_WORDS | LEAD_MODIFIERS | _DETERMINERS | REQUEST_VERBS
+                and pre not in VERB_FIELDS
+                and not _PARTICIPLE.fullmatch(pre)
+                and pre not in _IRREGULAR_PARTICIPLES
+            ):
+                f = f"{pre} {f}"  # "a market cap between 1 and 5 billion", "engine size between"
             if (
                 _MONEY.search(m.group("a") + " " + m.group("b") + " " + t[m.end() : m.end() + 10])
                 and not _MONEY_FIELD.search(f)
@@ -736,13 +797,22 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
                 Filter(
                     field=normalize_name(f),
                     op="range",
-                    value=[_number(m.group("a"), money=money), _number(m.group("b"), money=money)],
+                    value=_range_values(m.group("a"), m.group("b"), money=money),
                 )
             )
             spans.append((m.end("field"), m.end()) if place else m.span())
-    for m in re.finditer(rf"\b(?P<adj>{'|'.join(_COMPARATIVES)})\s+than\s+{_NUMV}", t, re.I):
+    for m in re.finditer(
+        rf"\b(?P<adj>{'|'.join(_COMPARATIVES)}|higher|lower)\s+than\s+{_NUMV}"
+        rf"(?P<len>\s?(?:m|metres|meters|ft|feet|km|kilometres|kilometers)\b)?",
+        t,
+        re.I,
+    ):
+        adj = m.group("adj").lower()
+        length = m.group("len") or re.search(r"\d\s?m$", m.group("val"))
+        if adj in ("higher", "lower") and not (length and _subject_is_records(t[: m.start()])):
+            continue  # "a rating higher than 4" compares the rating; "peaks higher than 2000 m" a height
         if free(*m.span()):
-            field, op = _COMPARATIVES[m.group("adj").lower()]
+            field, op = _COMPARATIVES.get(adj) or ("height", "ge" if adj == "higher" else "le")
             out.append(Filter(field=field, op=op, value=_number(m.group("val"))))
             spans.append(m.span())
     for m in re.finditer(
@@ -765,6 +835,7 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         cut = max((i + 1 for i, w in enumerate(words) if w in BOUNDARY_WORDS), default=0)
         words = [w for w in words[cut:] if w not in LEAD_MODIFIERS and w not in ("is", "are")]
         noun = (m.group("noun") or "").lower()
+        dim = _dimension(t[m.start("val") : m.end() + 12])
         if (
             words
             and (_PARTICIPLE.fullmatch(words[-1]) or words[-1] in _IRREGULAR_PARTICIPLES)
@@ -777,10 +848,14 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         if not field:
             if len(words) >= 2 and singular(words[-2]) == words[-2] and words[-2] not in VERB_FIELDS:
                 field = " ".join(words[-2:])  # "engine size over 600 cc" (not "apartments rent")
-            elif words:
+            elif words and not (
+                dim and singular(words[-1]) != words[-1] and singular(words[-1]) not in FIELD_WORDS
+            ):
                 field = words[-1]  # "a salary above 80000", "runtime under 100 minutes"
             elif measured := _measured(noun, t[m.end() :]):
                 field = measured
+            elif dim:
+                field = dim  # "hiking trails over 20 km", "laptops under 2 kg": the unit's dimension
             elif noun and noun not in _UNIT_WORDS and noun not in BOUNDARY_WORDS:
                 field = noun  # "more than 500 beds"
             elif noun.startswith("star") and _number(m.group("val")) > 10:
@@ -944,7 +1019,12 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         val = re.sub(r"^the\s+", "", m.group("val"))
         val = re.sub(r"\s+(?:of|de|del|am|upon)$", "", val)
         first = val.split()[0].lower().rstrip(".")
-        if not free(*m.span()) or first in _MONTHS or first in ("english", "the", "q1", "q2", "q3", "q4"):
+        if (
+            not free(*m.span())
+            or first in _MONTHS
+            or first in ("english", "the", "q1", "q2", "q3", "q4")
+            or re.fullmatch(_AMOUNT_UNIT, val, re.I)  # "file size in MB", "price in USD": a unit
+        ):
             continue
         last = val.split()[-1].lower()
         if len(val.split()) > 1 and last in ATTRIBUTE_NOUNS and last not in _PLACE_NOUNS:
@@ -981,11 +1061,21 @@ def _phrase_after(t: str, start: int) -> str:
     return t[start : m.start() if m else len(t)]
 
 
+def _records_not_columns(t: str, m: re.Match[str]) -> bool:
+    """ "Retrieve all properties with more than 3 bedrooms": all-columns words opening the request and
+    followed by what qualifies records are the records themselves."""
+    head = [w.lower() for w in re.findall(r"[A-Za-z']+", _LEAD.sub("", t[: m.start()]))]
+    opening = all(w in REQUEST_VERBS or w in LEAD_MODIFIERS for w in head)
+    return (
+        opening
+        and re.match(r"\s+(?:with|in|on|that|which|where|having|near|under|over)\b", t[m.end() :]) is not None
+    )
+
+
 def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], list[Filter], bool, int | None]:
     """Field words the sentence asks for, comparisons written among them, "all columns", and where
     the field list started (so the entity phrase stops there)."""
-    if ALL_FIELDS.search(t):
-        m = ALL_FIELDS.search(t)
+    if (m := ALL_FIELDS.search(t)) and not _records_not_columns(t, m):
         return [], [], True, m.start()
     items: list[str] = []
     filters: list[Filter] = []
@@ -1043,9 +1133,18 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
                 items.extend(parts)
                 first = m.start() if first is None else min(first, m.start())
                 break
+    if not items and (tail := _TRAILING_LIST.search(t)):
+        # "Lakes deeper than 100 metres in Finland, name, area and maximum depth": a list closing the sentence
+        if not any(not (tail.end() <= x or tail.start() >= y) for x, y in blocked):
+            items = [x for x in _split_list(tail.group("chunk")) if x]
+            first = tail.start()
     return list(dict.fromkeys(items)), filters, False, first
 
 
+_TRAILING_LIST = re.compile(
+    r",\s*(?P<chunk>(?:[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,3}\s*,\s*)+(?:[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,3},?\s+)?"
+    r"(?:and|&)\s+[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,3})\s*[.!?]?\s*$"
+)
 _INNER_TRIGGER = re.compile(r"\s+(?=(?:with|including|listing|giving|showing|containing)\s)", re.I)
 
 
@@ -1104,6 +1203,14 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
     s = re.sub(r"^(?:only\s+)?(?:the\s+)?first\s+page\s+(?:only\s+)?(?:of\s+)?", "", s, flags=re.I)
     toks = [m for m in _WORDS.finditer(s)]
     i = 0
+    if (
+        not fields_first
+        and len(toks) > 2
+        and toks[0].group(0).isalpha()
+        and toks[0].group(0).lower() not in LEAD_MODIFIERS | REQUEST_VERBS | _DETERMINERS
+        and toks[1].group(0).lower() in ("every", "each", "all", "the", "a", "an", "any", "me", "us")
+    ):
+        i = 1  # "Provide a table of ...", "Name every stadium ...": an imperative verb before its object
     seen_det = counted = False
     # Skip request verbs (until a determiner: "the make and model of ..."), pronouns and quantifiers.
     while i < len(toks):
