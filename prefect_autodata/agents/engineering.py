@@ -245,13 +245,27 @@ def _record_name_key(
         if any(mt.normalise(x) in ident for x in texts(k) if x):
             return wanted, k, "labelled as the record's name"
     for k in free:
-        p = vt.profile([r.get(k) for r in rs.rows[:50]])
+        vals = [r.get(k) for r in rs.rows[:50]]
+        p = vt.profile(vals)
         if p.filled < 3 or p.filled < 0.9 * p.n or p.distinct < p.filled:
             continue
-        if p.share_of(("text", "name")) < 0.9 or p.digits > 0.2 or p.currency > 0 or p.avg_words > 8:
+        # a product's or a car's name carries digits ("2011 Kia Sedona", "Coolpix P7000 10 MP ..."); a
+        # name is a phrase, not prose: no sentences, no final full stop
+        if p.share_of(("text", "name", "long")) < 0.9 or p.currency > 0 or p.avg_words > 24:
             continue
-        return wanted, k, "one different short text per record: the record's name"
+        if p.avg_words > 8 and _prose_share(vals) > 0.2:
+            continue
+        return wanted, k, "one different text per record, not prose: the record's name"
     return None
+
+
+_SENTENCE = re.compile(r"[.!?]\s+[A-Z]|[a-z]{2}[.!?]\s*$")
+
+
+def _prose_share(values: list[Any]) -> float:
+    """Share of the filled values written as sentences (a description, a review), not as a name."""
+    texts = [str(v) for v in values if v not in (None, "")]
+    return sum(1 for t in texts if _SENTENCE.search(t)) / max(1, len(texts))
 
 
 _TOTAL_NAME = re.compile(
@@ -373,8 +387,11 @@ def _docs_filters(
                 break
 
 
-def _docs_names(endpoint: Endpoint, evidence: Evidence, reader: Any) -> dict[str, str]:
-    """What the documentation page an endpoint was found on says its names mean (``apidocs``)."""
+def _docs_names(
+    endpoint: Endpoint, evidence: Evidence, reader: Any, prefer: str = "definition"
+) -> dict[str, str]:
+    """What the documentation page an endpoint was found on says its names mean (``apidocs``);
+    ``prefer="sentence"``: a parameter's own sentence over the key table's row of the same name."""
     from prefect_autodata.agents.induction import apidocs
 
     src = endpoint.source_page
@@ -393,7 +410,7 @@ def _docs_names(endpoint: Endpoint, evidence: Evidence, reader: Any) -> dict[str
         if p.kind == "html":
             if not own and (not path or path not in body):
                 continue
-            names = apidocs.documented_names(body)
+            names = apidocs.documented_names(body, prefer=prefer)  # type: ignore[arg-type]
         else:
             try:
                 obj = json.loads(body)
@@ -435,6 +452,17 @@ def _param_fields(
                     target=t, from_param=p, score=0.7, type="integer", transforms=tr, why=f"parameter {p!r}"
                 )
     return out
+
+
+def _link_header_pages(fetcher: Any, endpoint: Endpoint, headers: dict[str, str]) -> bool:
+    """Whether the endpoint's response names a next page in its ``Link`` header (the body says nothing)."""
+    from prefect_autodata.agents.induction.pagination import link_header_next
+
+    try:
+        resp = fetcher.get(endpoint.example_url, headers=headers or None)
+    except Exception:  # a probe: an endpoint that fails here is judged by the dry run
+        return False
+    return link_header_next(getattr(resp, "headers", None)) is not None
 
 
 def _needs_browser_headers(fetcher: Any, url: str, referer: str | None) -> dict[str, str] | None:
@@ -508,11 +536,14 @@ def induce_json(
     if documented is not None:
         gr.pagination = documented
     if names and fetcher is not None:
-        _docs_filters(names, plan, rs, endpoint.example_url, gr, fetcher, headers)
+        said = _docs_names(endpoint, evidence, reader, prefer="sentence")  # "Only seasons of this team"
+        _docs_filters(said, plan, rs, endpoint.example_url, gr, fetcher, headers)
     if gr.pagination is None:
         nxt = d.json_next_link(obj, endpoint.example_url)
         if nxt:  # the body hands out the next page's URL: follow it
             gr.pagination = Pagination(kind="next_link", next=Selector(jsonpath=nxt), max_pages=1000)
+    if gr.pagination is None and fetcher is not None and _link_header_pages(fetcher, endpoint, headers):
+        gr.pagination = Pagination(kind="link_header", max_pages=1000)  # Link: <...>; rel="next"
     if endpoint.found_via in ("script", "xhr"):  # a raised page size the endpoint refuses: the call's own
         gr.query.update(js.refused_sizes(endpoint, gr.query, fetcher, headers))
     if gr.pagination is None and endpoint.found_via in ("script", "xhr") and not gr.params:

@@ -90,3 +90,32 @@ def test_next_page_url_in_the_body() -> None:
     assert json_next_link({"paging": {"nextUrl": url + "&after=x9"}}, url) == "$.paging.nextUrl"
     # a link to another resource, or to this very page, is not a next page
     assert json_next_link({"self": url, "docs": "https://api.example.org/docs?x=1"}, url) is None
+
+
+def test_a_demo_key_far_from_the_word_key_is_read_whole() -> None:
+    # the token starts within reach of "key" but ends past it: a cut key answers 403 everywhere
+    page = (
+        "<html><body><p>Pass it in the query parameter <code>token_id</code>.</p><p>A demo key, "
+        "valid for one hour, free of charge and shared by everyone who reads this page (so please do "
+        "not use it for anything heavy or for production): <code>0a1b2c3d4e5f60718293a4b5c6d7e8f9</code>."
+        "</p><p>GET /v3/parts?page=1</p></body></html>"
+    )
+    docs = read_api_docs(page, PAGE)
+    assert docs.auth == ApiAuth("query", "token_id", "0a1b2c3d4e5f60718293a4b5c6d7e8f9")
+
+
+def test_a_bare_path_in_a_code_span_is_an_endpoint() -> None:
+    page = (
+        "<html><body><h1>Parts API</h1><p>The parts can be read from <code>/svc/2.1/parts</code> with a plain "
+        "request, one part from <code>/svc/2.1/parts/&lt;id&gt;</code>. Send <code>Accept</code> as "
+        "usual; the style sheet is <code>/static/site.css</code>. An example record: "
+        "<code>/svc/2.1/parts/84b667fb</code>.</p></body></html>"
+    )
+    docs = read_api_docs(page, PAGE)
+    assert docs.endpoints == ["https://api.example.org/svc/2.1/parts"]  # no template, record, file or header
+
+
+def test_text_that_only_looks_like_a_url_is_skipped_not_raised() -> None:
+    # "http://host]" out of a bracketed aside and "http://[" are no URLs (urlsplit raises on them)
+    page = "<p>[see http://www.example.org] or http://[::1 and <code>/v1/rows</code></p>"
+    assert "https://api.example.org/v1/rows" in read_api_docs(page, PAGE).endpoints

@@ -33,3 +33,18 @@ def test_no_parameter_for_ranges_unknown_fields_or_taken_names():
     assert param_filters(plan, NAMES) == []
     plan = _plan(Filter(field="team", op="eq", value="STL"))
     assert param_filters(plan, NAMES, {"club"}) == []
+
+
+def test_a_parameter_also_listed_as_a_response_key_keeps_its_restricting_sentence():
+    from prefect_autodata.agents.induction.apidocs import documented_names
+
+    # the same name is a query parameter (a sentence) and a key of the records (a table row)
+    html = (
+        "<html><body><p>Parameters: <code>club</code> (string): Only seasons with this team name "
+        "(comma-separate several). <code>pg</code> (integer): Page number.</p>"
+        "<table><tr><th>Key</th><th>Meaning</th></tr><tr><td><code>club</code></td><td>Club</td></tr>"
+        "</table></body></html>"
+    )
+    plan = _plan(Filter(field="team", op="eq", value="Utah Jazz"))
+    assert documented_names(html)["club"] == "Club"  # what the key means, for matching fields
+    assert param_filters(plan, documented_names(html, prefer="sentence"), {"pg"}) == [("club", ["Utah Jazz"])]

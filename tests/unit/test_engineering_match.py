@@ -105,3 +105,29 @@ def test_a_weak_pair_whose_values_give_no_rule_is_still_a_match_not_an_error():
     rows = [{"resource": "teamstats", "rowSet": [[i, i + 1], [i + 2, i + 3]]} for i in range(4)]
     m = match_records(["YEAR"], _rs(rows), None, {})
     assert all(f.score >= 0 for f in m.values())
+
+
+def test_a_long_name_with_digits_is_the_records_name_and_prose_is_not():
+    rng = random.Random()
+    lines = ["Zoom", "Pro", "Lite", "Max", "Mini", "Ultra", "Flex", "Air", "Neo"]
+    rows = [
+        {
+            "Item": f"Brand{i} {rng.choice(lines)} X{rng.randint(100, 999)} {rng.randint(8, 24)}MP Digital Camera "
+            f"with {rng.randint(3, 30)}x Optical Zoom and 3.0-Inch LCD (Black) Bundle {i}",
+            "Maker": f"Brand{i % 3}",
+            "Cost": f"${rng.randint(50, 900)}.{rng.randint(10, 99)}",
+        }
+        for i in range(8)
+    ]
+    # "Item" names no field: the one text different in every record answers the first, title-like field
+    m = match_records(["model", "maker", "cost"], _rs(rows), None, {})
+    assert m["model"].key == "Item"
+    prose = [
+        {
+            "Notes": f"A camera for travel number {i}. It takes {rng.randint(8, 24)} megapixel photos and "
+            "comes with a strap, a battery and a charger in the box.",
+            "Maker": f"Brand{i % 3}",
+        }
+        for i in range(8)
+    ]
+    assert "model" not in match_records(["model", "maker"], _rs(prose), None, {})

@@ -86,3 +86,70 @@ def test_current_page_as_text_then_numbered_links_is_a_next_link_pager():
     root = parse("<html><body><nav class='pg'><a href='/l/page/1/'>1</a> <span>2</span></nav></body></html>")
     got = detect(root, "http://127.0.0.1:9/l/page/2/")
     assert got is None or not root.xpath(got.next.xpath)  # the last page: nothing to follow
+
+
+@pytest.mark.parametrize(
+    ("value", "target"),
+    [
+        (
+            '<https://api.example.org/v1/things?page=2>; rel="next", <https://api.example.org/v1/things?page=9>; rel="last"',
+            "https://api.example.org/v1/things?page=2",
+        ),
+        (
+            '<https://x.example/a?page=1>; rel="prev", <https://x.example/a?page=3>; rel=next',
+            "https://x.example/a?page=3",
+        ),
+        ('<https://x.example/a?p=5>; title="more"; rel="next last"', "https://x.example/a?p=5"),
+        ('<https://x.example/a?page=1>; rel="first"', None),
+    ],
+)
+def test_link_header_next(value, target):
+    from prefect_autodata.agents.induction.pagination import link_header_next
+
+    assert link_header_next({"Link": value}) == target
+    assert link_header_next({}) is None
+
+
+def test_a_json_api_paged_by_its_link_header_gets_link_header_pagination():
+    import json
+    from types import SimpleNamespace
+
+    from prefect_autodata.agents.engineering import induce_json
+    from prefect_autodata.agents.evidence import Endpoint, Evidence
+    from prefect_autodata.agents.plan import make_plan
+
+    url = "http://127.0.0.1:9/v1/gadgets"
+    body = json.dumps([{"gadget": f"Gadget {i}", "weight_kg": 1.5 + i} for i in range(5)])
+
+    class Fetcher:
+        def get(self, u, headers=None):
+            link = {"Link": f'<{url}?page=2>; rel="next"'} if u == url else {}
+            return SimpleNamespace(
+                status=200, text=body, headers={"Content-Type": "application/json", **link}
+            )
+
+    plan = make_plan("every gadget with its gadget and weight")
+    ep = Endpoint(url_template=url, example_url=url, kind="json", sample_cache_id="s")
+    cand = induce_json(ep, plan, evidence=Evidence(plan=plan), reader=lambda _id: body, fetcher=Fetcher())
+    assert cand is not None and cand.spec.sources[0].pagination is not None
+    assert cand.spec.sources[0].pagination.kind == "link_header"
+
+    class Plain(Fetcher):
+        def get(self, u, headers=None):
+            return SimpleNamespace(status=200, text=body, headers={"Content-Type": "application/json"})
+
+    cand = induce_json(ep, plan, evidence=Evidence(plan=plan), reader=lambda _id: body, fetcher=Plain())
+    assert cand is not None and cand.spec.sources[0].pagination is None  # one page: nothing to follow
+
+
+def test_the_runtime_follows_the_link_header_the_inducer_chose():
+    from prefect_autodata.runtime.pagination import PageRequest, Paginator
+    from prefect_autodata.runtime.spec import Pagination
+
+    url = "http://127.0.0.1:9/v1/gadgets"
+    pager = Paginator(Pagination(kind="link_header"), PageRequest(url, {"per_page": "100"}))
+    req = pager.start()
+    doc = parse_document("json", "[1, 2]", url)
+    nxt = pager.next(req, doc, 2, "h1", {"link": f'<{url}?page=2&per_page=100>; rel="next"'})
+    assert nxt is not None and nxt.url == f"{url}?page=2&per_page=100" and nxt.params == {}
+    assert pager.next(nxt, doc, 2, "h2", {}) is None  # the last page names no next one

@@ -30,6 +30,8 @@ _QUERY_PARAM = re.compile(
     r"|[?&]([A-Za-z_][\w-]*)=(?:[<{]|YOUR|your|\.\.\.)",
     re.I,
 )
+_CODE_SPAN = re.compile(r"<(code|tt|kbd|samp)\b[^>]*>(.*?)</\1>", re.S | re.I)
+_BARE_PATH = re.compile(r"/(?:[\w.-]+/)*[\w.-]*[A-Za-z][\w.-]*/?")  # a path of one or more segments
 _BINARY_EXT = (".html", ".htm", ".css", ".js", ".png", ".jpg", ".svg", ".ico")
 
 
@@ -76,13 +78,24 @@ def page_text(html_text: str) -> str:
 def _clean_url(url: str) -> str | None:
     """Drop placeholder query values (``?season=<season>``); ``None`` for a path with placeholders."""
     url = url.rstrip(".,;:)]}")
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # "http://[host" read out of prose is no URL
+        return None
     if _PLACEHOLDER.search(parts.path):
         return None
     q = [
         (k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if v and not _PLACEHOLDER.search(v)
     ]
     return urlunsplit(parts._replace(query=urlencode(q), fragment=""))
+
+
+def _path_of(url: str) -> str:
+    """The path of a URL found in text, without a trailing slash ("" when it does not parse)."""
+    try:
+        return urlsplit(url.rstrip(".,;:)]}")).path.rstrip("/")
+    except ValueError:  # "http://host]" read out of prose
+        return ""
 
 
 def _same_site(url: str, page_url: str) -> bool:
@@ -93,8 +106,10 @@ def find_key(text: str) -> str | None:
     """The demo/trial key a documentation text states near the word key/token (letters and digits)."""
     key = None
     for m in _KEY_WORD.finditer(text):
-        window = text[m.end() : m.end() + 160]
-        for t in _TOKEN.finditer(window):
+        # a token that starts near the word, read whole (a window cut would keep only its first part)
+        for t in _TOKEN.finditer(text, m.end()):
+            if t.start() > m.end() + 160:
+                break
             tok = t.group(1)
             if re.search(r"\d", tok) and re.search(r"[A-Za-z]", tok) and not tok.lower().startswith("http"):
                 key = tok
@@ -145,6 +160,15 @@ def read_api_docs(html_text: str, page_url: str) -> ApiDocs:
     # "Try it" boxes and code spans that hold a bare site path with a query
     for path in re.findall(r"(?<![\w/:.])(/[\w./-]+\?[^\s\"'<>`]+)", text):
         found.append(urljoin(page_url, path))
+    # a code span that is a bare site path and nothing else ("read them from <code>/v2/items</code>")
+    bare: list[str] = []
+    for cm in _CODE_SPAN.finditer(html_text):
+        path = _html.unescape(_TAG.sub("", cm.group(2))).strip()
+        if _BARE_PATH.fullmatch(path):
+            bare.append(urljoin(page_url, path))
+    # a bare path one segment below another endpoint is one record of it ("/prices/84b667fb")
+    known = {_path_of(u) for u in found + bare}
+    found += [u for u in bare if _path_of(u).rsplit("/", 1)[0] not in known]
     out: list[str] = []
     page_key = page_url.split("#")[0].rstrip("/")
     for u in found:
@@ -266,7 +290,9 @@ def _squash(text: str) -> str:
     return " ".join((text or "").split())
 
 
-def documented_names(html_text: str) -> dict[str, str]:
+def documented_names(
+    html_text: str, *, prefer: Literal["definition", "sentence"] = "definition"
+) -> dict[str, str]:
     """Identifier → what the page says it means, for every name the page prints as code.
 
     Why: documentation explains its parameters and response keys next to the name set as code: a
@@ -274,7 +300,8 @@ def documented_names(html_text: str) -> dict[str, str]:
     number``), a definition list, or prose (``<code>count</code> (integer): Records per response``).
     A cell that only names a type ("string", "integer") is not the meaning. A name documented twice
     (a query parameter in prose, "Only papers with this track", and a row of the record's key table,
-    "Session type") goes by its definition (table row, definition list) over a sentence that mentions it.
+    "Session type") goes by its definition (table row, definition list) over a sentence that mentions it;
+    ``prefer="sentence"`` the other way round, for what a parameter does ("Only seasons of this team").
     """
     from lxml import html as lhtml
 
@@ -286,11 +313,13 @@ def documented_names(html_text: str) -> dict[str, str]:
     rank: dict[str, int] = {}
     for code in root.iter("code", "tt", "kbd", "var"):
         name = _squash(code.text_content())
-        if not _IDENT_NAME.match(name) or rank.get(name, -1) >= 2:
+        if not _IDENT_NAME.match(name) or rank.get(name, -1) >= 3:
             continue
         desc = ""
         cell = next((a for a in code.iterancestors("td", "th", "dt", "li", "p")), None)
         level = 2 if cell is not None and cell.tag in ("td", "th", "dt") else 1 if cell is not None else 0
+        if prefer == "sentence" and level == 1:
+            level = 3
         if name in rank and level <= rank[name]:
             continue
         if cell is not None and cell.tag in ("td", "th"):

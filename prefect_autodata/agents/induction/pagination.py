@@ -136,3 +136,19 @@ def numbered(root: Any, page_url: str) -> Pagination | None:
 def detect(root: Any, page_url: str) -> Pagination | None:
     """The listing's pagination, next link first (it also ends cleanly), else page numbers."""
     return next_link(root) or numbered(root, page_url) or after_current(root)
+
+
+_LINK_NEXT = re.compile(r"<([^>]+)>\s*((?:;[^,;]*)*)")
+
+
+def link_header_next(headers: dict[str, str] | None) -> str | None:
+    """The ``rel="next"`` target of an HTTP ``Link`` header (RFC 8288), or None.
+
+    Why: many JSON APIs page through a response header, not the body (``Link: <...?page=2>;
+    rel="next"``); the body then shows no cursor, no next URL and no page counter."""
+    value = next((v for k, v in (headers or {}).items() if k.lower() == "link"), "") or ""
+    for m in _LINK_NEXT.finditer(value):
+        rels = re.findall(r";\s*rel\s*=\s*\"?([^\";]+)\"?", m.group(2), re.I)
+        if any("next" in r.lower().split() for r in rels):
+            return m.group(1).strip()
+    return None
