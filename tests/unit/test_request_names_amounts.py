@@ -226,3 +226,42 @@ def test_heights_units_and_scaled_ranges():
 )
 def test_a_unit_after_the_records_names_its_dimension(text, want):
     assert [(f.field, f.op, f.value) for f in parse(text).filters] == [want]
+
+
+def test_a_wish_after_a_clause_break_lists_fields_but_not_the_records():
+    r = parse("For each national park in Canada, I want the name, province, area and year established")
+    assert r.field_names == ["name", "province", "area", "year_established"]
+    assert [(f.field, f.op, f.value) for f in r.filters] == [("location", "eq", "Canada")]
+    r = parse("In the 1993 season, we need the MLB team pitching seasons, giving club, L, IP and WHIP")
+    assert r.kind == "mlb_pitching" and r.field_names == ["club", "L", "IP", "WHIP"]
+
+
+@pytest.mark.parametrize(
+    "text,entity,want",
+    [
+        (
+            "A list of podcasts about history with more than 100 episodes: title, host",
+            "podcast",
+            ("episode", "ge", 100),
+        ),
+        (
+            "Which e-readers weigh less than 200 grams? I need brand and weight",
+            "e-reader",
+            ("weight", "le", 200),
+        ),
+        (
+            "Every earthquake stronger than magnitude 6 with date and depth",
+            "earthquake",
+            ("magnitude", "ge", 6),
+        ),
+        (
+            "Every hotel in Lisbon rated 4 stars or more, showing name and address",
+            "hotel",
+            ("rating", "ge", 4),
+        ),
+    ],
+)
+def test_topics_present_tense_verbs_fields_after_than_and_bounds_after_a_unit(text, entity, want):
+    r = parse(text)
+    assert r.entity.singular == entity
+    assert want in [(f.field, f.op, f.value) for f in r.filters]

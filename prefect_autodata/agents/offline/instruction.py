@@ -47,6 +47,17 @@ from prefect_autodata.agents.vocab import (
 )
 
 ParsedInstruction = Request  # the name consumers knew; the plan's core is the generic Request
+# Comparison verbs that name their field, the vocabulary's and their present tense ("e-readers *weigh*
+# less than 200 grams", "jobs that *pay* over 20 dollars an hour").
+_VERB_FIELDS = {
+    **VERB_FIELDS,
+    "weigh": "weight",
+    "weighs": "weight",
+    "earn": "salary",
+    "earns": "salary",
+    "pay": "salary",
+    "pays": "salary",
+}
 
 # ---------------------------------------------------------------- dates
 
@@ -509,7 +520,10 @@ _DET = re.compile(
 )
 _FIELD_TRIGGER = re.compile(
     r"\b(?:with|including|include|includes|showing|containing|incl\.|along with|giving|capturing|recording|"
-    r"having|reporting|plus|listing|covering|detailing)\s+",
+    r"having|reporting|plus|listing|covering|detailing)\s+"
+    # "For each park in Canada, I want the name, ...": a wish after a clause break introduces the list
+    r"|(?:(?<=, )|(?<=; )|(?<=\. )|(?<=: ))(?:i|we)\s+(?:want|need|would like|['’]d like)"
+    r"(?:\s+to\s+(?:see|get|have|know))?\s+(?:(?:the|their|its|his|her)\s+)?",
     re.I,
 )
 _FIELD_LEAD_IN = re.compile(
@@ -730,8 +744,8 @@ def _comparison(item: str) -> Filter | None:
     head = [w for w in head if w not in ("with", "a", "an", "the", "of", "is", "are", "and", "that", "whose")]
     noun = (m.group("noun") or "").lower()
     if head:
-        field = VERB_FIELDS.get(head[-1], head[-1])
-        if len(head) >= 2 and head[-1] not in VERB_FIELDS and head[-2] not in BOUNDARY_WORDS:
+        field = _VERB_FIELDS.get(head[-1], head[-1])
+        if len(head) >= 2 and head[-1] not in _VERB_FIELDS and head[-2] not in BOUNDARY_WORDS:
             field = f"{head[-2]} {head[-1]}"
     elif measured := _measured(noun, item[m.end() :]):
         field = measured
@@ -765,10 +779,10 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             raw = m.group("field") or ""
             # "in Madrid between 2000 and 3000 euros": a proper noun inside the sentence is no field
             place = bool(raw) and raw[:1].isupper() and not raw.isupper() and m.start("field") > 0
-            f = VERB_FIELDS.get((m.group("verb") or "").lower()) or ("" if place else raw.lower())
+            f = _VERB_FIELDS.get((m.group("verb") or "").lower()) or ("" if place else raw.lower())
             pre = (m.group("pre") or "").lower()
-            if raw.lower() in VERB_FIELDS:  # "cameras priced between 500 and 1500 dollars"
-                f, pre = VERB_FIELDS[raw.lower()], ""
+            if raw.lower() in _VERB_FIELDS:  # "cameras priced between 500 and 1500 dollars"
+                f, pre = _VERB_FIELDS[raw.lower()], ""
             dim = _dimension(t[m.start("b") : m.end() + 12])
             if dim and (not f or (singular(f) != f and singular(f) not in FIELD_WORDS)):
                 f, pre = dim, ""  # "trails between 5 and 10 km": the unit's dimension
@@ -779,7 +793,7 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
                 and singular(pre) == pre
                 and singular(f) == f
                 and pre not in BOUNDARY_WORDS | LEAD_MODIFIERS | _DETERMINERS | REQUEST_VERBS
-                and pre not in VERB_FIELDS
+                and pre not in _VERB_FIELDS
                 and not _PARTICIPLE.fullmatch(pre)
                 and pre not in _IRREGULAR_PARTICIPLES
             ):
@@ -802,6 +816,25 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             )
             spans.append((m.end("field"), m.end()) if place else m.span())
     for m in re.finditer(
+        rf"\b(?P<adj>[a-z]+er|more|less|fewer)\s+than\s+(?:an?\s+)?(?P<field>[a-z]{{3,}})\s+{_NUMV}(?![\w.])",
+        t,
+        re.I,
+    ):
+        # "stronger than magnitude 6", "higher than grade 3": the field is named after "than"
+        field = m.group("field").lower()
+        if (
+            free(*m.span())
+            and field not in BOUNDARY_WORDS | _DETERMINERS | _UNIT_WORDS
+            and singular(field) == field
+        ):
+            op = (
+                "le"
+                if m.group("adj").lower() in ("less", "fewer", "lower", "smaller", "weaker", "shorter")
+                else "ge"
+            )
+            out.append(Filter(field=normalize_name(field), op=op, value=_number(m.group("val"))))
+            spans.append(m.span())
+    for m in re.finditer(
         rf"\b(?P<adj>{'|'.join(_COMPARATIVES)}|higher|lower)\s+than\s+{_NUMV}"
         rf"(?P<len>\s?(?:m|metres|meters|ft|feet|km|kilometres|kilometers)\b)?",
         t,
@@ -816,7 +849,7 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             out.append(Filter(field=field, op=op, value=_number(m.group("val"))))
             spans.append(m.span())
     for m in re.finditer(
-        rf"(?:(?P<verb>priced|costing|costs?|rated|paying|earning|weighing|aged|scoring|cheaper|older|younger|taller)\s+|"
+        rf"(?:(?P<verb>priced|costing|costs?|rated|paying|pays?|earning|earns?|weighing|weighs?|aged|scoring|cheaper|older|younger|taller)\s+|"
         rf"\b(?P<field>[a-z]+(?:\s+[a-z]+)?)\s+(?:(?P<conn>is|are|of)\s+)?)?{_CMP}\s+{_NUMV}(?:\s+(?P<noun>{_NOUN}))?",
         t,
         re.I,
@@ -824,14 +857,14 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         if not free(*m.span()):
             continue
         verb = (m.group("verb") or "").lower()
-        field = VERB_FIELDS.get(verb, "")
+        field = _VERB_FIELDS.get(verb, "")
         # a proper noun is no field ("in Leeds under 1950 a month"); an acronym may be ("GPA above 3")
         words = [
             w.lower() for w in (m.group("field") or "").split() if not (w[:1].isupper() and not w.isupper())
         ]
         for w in words:
-            if w in VERB_FIELDS:
-                field = VERB_FIELDS[w]
+            if w in _VERB_FIELDS:
+                field = _VERB_FIELDS[w]
         cut = max((i + 1 for i, w in enumerate(words) if w in BOUNDARY_WORDS), default=0)
         words = [w for w in words[cut:] if w not in LEAD_MODIFIERS and w not in ("is", "are")]
         noun = (m.group("noun") or "").lower()
@@ -846,7 +879,7 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             # number say what is compared, not the verb ("founded before 1500" keeps its verb)
             words = []
         if not field:
-            if len(words) >= 2 and singular(words[-2]) == words[-2] and words[-2] not in VERB_FIELDS:
+            if len(words) >= 2 and singular(words[-2]) == words[-2] and words[-2] not in _VERB_FIELDS:
                 field = " ".join(words[-2:])  # "engine size over 600 cc" (not "apartments rent")
             elif words and not (
                 dim and singular(words[-1]) != words[-1] and singular(words[-1]) not in FIELD_WORDS
@@ -1036,7 +1069,9 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         while alt := re.match(
             r"(?:\s*,\s*|\s+(?:or|and)\s+)(?P<v>[A-Z][\w.'’\-]*(?:\s+[A-Z][\w.'’\-]*)*)", t[end:]
         ):
-            if alt.group("v").split()[0].lower() in _MONTHS:
+            first_alt = alt.group("v").split()[0].lower()
+            if first_alt in _MONTHS or first_alt in ("i", "we", "you", "they", "please", "also", "then"):
+                # "in Canada, I want ...": a new clause, not another place
                 break
             vals.append(alt.group("v"))
             end += alt.end()
@@ -1097,6 +1132,18 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
                 # "make & model, cost, and mileage": "&" joins one field's words when the list ends with "and"
                 chunk = re.sub(r"\b(\w+) & (\w+)\b", r"\1&\2", chunk)
             raw = [x for x in _LIST_SPLIT.split(chunk) if x.strip()]
+            if re.match(r"(?:i|we)\b", m.group(0), re.I):
+                # a wish lists fields only as a list of short singular names ("..., I want the name,
+                # province and area"); "In 1993, we need the MLB team pitching seasons" names the records
+                items_ = [_clean_item(x) for x in raw]
+                last_words = [x.split()[-1].lower() for x in items_ if x]
+                if (
+                    len(items_) < 2
+                    or any(len(x.split()) > 3 for x in items_)
+                    or (last_words and singular(last_words[0]) != last_words[0])
+                    or re.match(r"(?:all|every|each|any)\b", chunk.strip(), re.I)
+                ):
+                    continue
             raw = [y for x in raw for y in _split_feature(x)]
             k = next((i for i, x in enumerate(raw) if i and _NESTED_TRIGGER.match(x.strip())), 0)
             if k and m.group(0).strip().lower() in ("with", "having"):
@@ -1171,7 +1218,18 @@ def _value_feature(item: str) -> Filter | None:
 
 _DETERMINERS = frozenset("the a an all every each some any these those".split())
 # Words that end the entity phrase: the generic boundaries, and "off"/"near"-like place prepositions.
-_ENTITY_STOP = BOUNDARY_WORDS | {"off", "near", "around", "throughout", "along", "outside", "inside"}
+_ENTITY_STOP = BOUNDARY_WORDS | {
+    "off",
+    "near",
+    "around",
+    "throughout",
+    "along",
+    "outside",
+    "inside",
+    "about",  # "podcasts about history": a topic, not part of the noun
+    "regarding",
+    "concerning",
+}
 _TIME_WORDS = frozenset(
     "per last past next previous this today yesterday daily weekly monthly hourly".split()
 )
@@ -1242,7 +1300,7 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
             continue  # "every registered charity", "all listed hotels": a modifier before the noun
         if lw in _ENTITY_STOP or lw in (",", ";", ":", "(", ")") or re.fullmatch(r"(?:19|20)\d\d.*", lw):
             break
-        if words and lw in VERB_FIELDS and re.match(rf"\s+(?:{_CMP}|\d)", s[tok.end() :], re.I):
+        if words and lw in _VERB_FIELDS and re.match(rf"\s+(?:{_CMP}|\d)", s[tok.end() :], re.I):
             break  # "vaccines cost less than 50 dollars"
         if words and (
             lw in _DETERMINERS
@@ -1501,7 +1559,7 @@ def _cadence(t: str) -> Cadence | None:
 
 
 _OR_MORE = re.compile(
-    r"\b(?P<n>\d[\d,]*(?:\.\d+)?)\s+or\s+(?P<dir>more|higher|greater|above|over|better|less|fewer|lower|below|under)\b",
+    r"\b(?P<n>\d[\d,]*(?:\.\d+)?)(?P<unit>\s+[a-z]+)?\s+or\s+(?P<dir>more|higher|greater|above|over|better|less|fewer|lower|below|under)\b",
     re.I,
 )
 
@@ -1566,6 +1624,7 @@ def _clean(text: str) -> str:
                 else "at least "
             )
             + m.group("n")
+            + (m.group("unit") or "")  # "4 stars or more" → "at least 4 stars"
         ),
         raw,
     )
