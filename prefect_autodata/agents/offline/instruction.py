@@ -1134,7 +1134,7 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
             raw = [x for x in _LIST_SPLIT.split(chunk) if x.strip()]
             if re.match(r"(?:i|we)\b", m.group(0), re.I):
                 # a wish lists fields only as a list of short singular names ("..., I want the name,
-                # province and area"); "In 1993, we need the MLB team pitching seasons" names the records
+                # province and area"); "In 1993, we need the team pitching seasons" names the records
                 items_ = [_clean_item(x) for x in raw]
                 last_words = [x.split()[-1].lower() for x in items_ if x]
                 if (
