@@ -13,7 +13,17 @@ from typing import Any
 from urllib.parse import urljoin
 
 from prefect_autodata.agents.evidence import read_cached as _read
-from prefect_autodata.agents.induction import hubs, pagination, regions, sections, tables, textlines
+from prefect_autodata.agents.induction import (
+    attrs,
+    hubs,
+    pagination,
+    regions,
+    rowgroups,
+    sections,
+    tables,
+    textlines,
+    vertical,
+)
 from prefect_autodata.agents.induction.dom import parse
 from prefect_autodata.agents.induction.filters import row_filter, scope_fields
 from prefect_autodata.agents.induction.matching import (
@@ -245,8 +255,9 @@ def induce_page(
         _code, notes = row_filter(plan, [c.name for c in spec.columns]) if plan is not None else (None, [])
         built.append(_Built(spec, m, rows, url, "; ".join([why, *notes])))
 
+    grouped = rowgroups.find(root, url)  # records over two or more sibling rows (title row + subtext row)
     for t in tables.tables(root):
-        if t.header_column or t.rows < 2:
+        if t.header_column or t.rows < 2 or any(t.element is g.table for g in grouped):
             continue
         cands = tables.with_parts(t, _table_candidates(t))  # + the pieces of compound cells
         link_col = next((i for i in t.links if i == 0), next(iter(t.links), None))
@@ -267,6 +278,25 @@ def induce_page(
             m = assign(requested, cands + extra, entity=entity, aliases=aliases_of(plan))
             detail_link = dl
         add(t.records_xpath, m, t.rows, f"table {t.records_xpath} ({t.rows} rows)", detail_link, cands)
+    # records over sibling rows (title row + subtext row), records that are each a vertical table
+    for rg in [*grouped, *vertical.find(root, url)]:
+        fake = regions.Region(
+            parent=None, items=[], records_xpath=rg.records_xpath, score=0, detail_link=rg.detail_link
+        )
+        extra = (
+            detail_candidates(_detail_samples(fake, url, evidence, reader, fetcher, bodies))
+            if rg.detail_link
+            else []
+        )
+        m = assign(requested, rg.candidates + extra, entity=entity, aliases=aliases_of(plan))
+        add(
+            rg.records_xpath,
+            m,
+            rg.count,
+            f"{rg.why} {rg.records_xpath} ({rg.count})",
+            rg.detail_link,
+            rg.candidates,
+        )
     for g in sections.groups(root, url):  # records grouped under headings: the heading is a field
         m = assign(requested, g.candidates, entity=entity, aliases=aliases_of(plan))
         add(g.records_xpath, m, g.rows, f"sections {g.records_xpath} under <{g.heading}>", None, g.candidates)
@@ -280,6 +310,7 @@ def induce_page(
         if any(i in table_rows for i in region.items):
             continue
         cands = regions.slots(region, url)
+        cands += attrs.candidates(regions.sample_items(region.items))  # values only in title/alt
         extra: list[Candidate] = []
         if region.detail_link is not None:
             extra = detail_candidates(_detail_samples(region, url, evidence, reader, fetcher, bodies))

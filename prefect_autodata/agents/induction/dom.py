@@ -94,8 +94,10 @@ def is_furniture(node: Any) -> bool:
             return True
         if (cur.get("role") or "").lower() in _FURNITURE_ROLES:
             return True
-        if tag not in ("html", "body", "main") and _FURNITURE_WORDS.search(
-            f" {cur.get('id') or ''} {cur.get('class') or ''} "
+        if (
+            tag not in ("html", "body", "main")
+            and _FURNITURE_WORDS.search(f" {cur.get('id') or ''} {cur.get('class') or ''} ")
+            and not cur.xpath(".//main | .//*[@role='main']")  # "content-sidebar-wrap" holds the content
         ):
             return True
         cur = cur.getparent()

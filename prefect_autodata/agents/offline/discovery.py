@@ -501,14 +501,21 @@ def html_pagination(links: list[Link], page_url: str) -> PaginationHint | None:
 # ------------------------------------------------------------------------------------------- links
 
 
+_SLUG = re.compile(r"(?=.*[^\W\d_])[^\W_]+(?:[-_][^\W_]+)+")
+
+
 def url_family(url: str) -> str:
     """A URL with its variable parts collapsed: digits, long hex/hashes and the last slug segment."""
     p = urlsplit(url)
     segs = p.path.split("/")
     out = []
+    # "/recipe/lemon-ricotta-pancakes/": a trailing slash after a multi-word slug names a record too
+    slug = len(segs) - 2 if len(segs) > 2 and not segs[-1] and _SLUG.fullmatch(segs[-2]) else None
     for i, s in enumerate(segs):
         s2 = re.sub(r"[0-9a-f]{12,}", "H", s)
         s2 = re.sub(r"\d+", "N", s2)
+        if i == slug:
+            s2 = "S"
         if i == len(segs) - 1 and s2 and "." in s2:
             stem, ext = s2.rsplit(".", 1)
             s2 = ("S" if not re.fullmatch(r"[A-Z_N-]*", stem) else stem) + "." + ext
