@@ -369,7 +369,38 @@ def select(
         ranked[0].measure.why += note
         if log:
             log(note[2:])
+    also = alike_of(ranked, tied)
+    if also:
+        note = (
+            f"; {len(also)} other site(s) also answer every field this table does "
+            f"({', '.join(site_of(m.candidate) for m in also)}): nothing the request states tells them "
+            "apart; give --source to choose"
+        )
+        ranked[0].measure.why += note
+        if log:
+            log(note[2:])
     return ranked
+
+
+def alike_of(ranked: list[Measured], tied: list[Measured] | None = None) -> list[Measured]:
+    """The best table of each other site that is honest too and has every field the first one has good
+    (its rows or fill differ, so it is no exact tie): a search found several sites holding the same kind
+    of records and the request names nothing (a filter value, a field) that one of them lacks."""
+    if not ranked or not ranked[0].measure.honest:
+        return []
+    top, seen = ranked[0], {site_of(ranked[0].candidate)}
+    skip = {id(m) for m in tied or []}
+    out = []
+    for m in ranked[1:]:
+        site = site_of(m.candidate)
+        if site in seen:
+            continue
+        seen.add(site)
+        if id(m) in skip or not m.measure.honest or m.measure.table:
+            continue
+        if set(top.measure.good) <= set(m.measure.good):
+            out.append(m)
+    return out
 
 
 def ties_of(ranked: list[Measured]) -> list[Measured]:

@@ -198,3 +198,23 @@ def test_site_agreement_reads_hits_behind_a_mirror_and_covered_by_site_gates_per
     given = Evidence(plan=plan, candidates=pages)  # the user's sources: the best of all gates all
     best = ranking.covered_by_site([a, b], given)
     assert best(a) == best(b) == best(None) == 3
+
+
+def test_sites_answering_the_same_fields_are_named_even_when_their_rows_differ():
+    wanted = ["x", "y"]
+    n = RNG.randint(2, 4)
+    cands = [_cand(f"http://127.0.0.1:9/www.s{i}.test/list", 10.0 - i, f"s{i}") for i in range(n)]
+    rows = {f"s{i}": RNG.randint(5, 60) for i in range(n)}
+
+    def test(c):  # the others fill y less: no exact tie, but every field good on each site
+        tag = c.spec.sources[0].fields[0].name
+        return _report({"x": 1.0, "y": 1.0 if tag == "s0" else RNG.uniform(0.3, 0.8)}, rows=rows[tag])
+
+    ranked = ranking.select(cands, test, wanted)
+    why = ranked[0].measure.why
+    assert f"{n - 1} other site(s) also answer every field" in why and "give --source" in why, (SEED, why)
+    # a site lacking a field the chosen table has is no alternative
+    ranked = ranking.select(
+        cands, lambda c: _report({"x": 1.0, "y": 1.0 if c is cands[0] else 0.0}, rows=30), wanted
+    )
+    assert "also answer every field" not in ranked[0].measure.why
