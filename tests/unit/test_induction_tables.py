@@ -247,3 +247,23 @@ def test_a_last_row_like_the_others_stays_a_record():
     html = _population_table("<tr><td>Esker</td><td>7,000</td><td>2020</td></tr>")
     (t,) = tables(parse(html))
     assert t.rows == 5 and t.columns[0][-1] == "Esker"
+
+
+def test_a_row_of_names_over_numbers_in_a_transposed_table_is_its_first_field_not_a_header():
+    players = [
+        ("Andy Phillip", 168, 67),
+        ("Forest Able", 1, 1),
+        ("Ed Kalafat", 105, 65),
+        ("Ken Sears", 126, 72),
+    ]
+    head = "<tr><th></th>" + "".join(f"<th>#{k}</th>" for k in range(1, 5)) + "</tr>"
+    rows = [
+        ("Name", [p[0] for p in players]),
+        ("AST", [p[1] for p in players]),
+        ("Games", [p[2] for p in players]),
+    ]
+    body = "".join(
+        f"<tr><th scope='row'>{lab}</th>" + "".join(f"<td>{v}</td>" for v in vs) + "</tr>" for lab, vs in rows
+    )
+    (t,) = tables(parse(f"<html><body><main><table>{head}{body}</table></main></body></html>"))
+    assert t.transposed and t.labels == ["Name", "AST", "Games"] and t.rows == 4

@@ -155,19 +155,21 @@ def tables(root: Any, *, min_rows: int = 2, merge: bool = True) -> list[Table]:
         bold_head = False
         if not head and _bold_header(rows):
             head, bold_head = [rows[0]], True
-        rest = [tr for tr in rows[len(head) :] if clean(tr.text_content())]
-        if not bold_head and headrows.label_row(rest):  # <td> labels over typed columns (vBulletin)
-            head, bold_head = [*head, rest[0]], True
-        body = [tr for tr in rows if tr not in head and not _in_tfoot(tr, table)]
-        # A row without any text (a spacer row of an older layout: an image, an empty cell) is no record.
-        blank = [tr for tr in body if not clean(tr.text_content())]
-        body = [tr for tr in body if tr not in blank]
         chrome = forms.in_chrome(table, rows)  # a form is chrome only when its rows are entry fields
+        # A row without any text (a spacer row of an older layout: an image, an empty cell) is no record.
+        blank = [tr for tr in rows if not clean(tr.text_content())]
+        body = [tr for tr in rows if tr not in head and tr not in blank and not _in_tfoot(tr, table)]
+        # one record per column (rows led by their labels) before a first row of labels is looked for:
+        # the row of names over a transposed table's numbers is its first field, not a header
         t = _transposed(table, head, body, all_tables)
         if t is not None:
             t.chrome = chrome
             out.append(t)
             continue
+        rest = [tr for tr in rows[len(head) :] if clean(tr.text_content())]
+        if not bold_head and headrows.label_row(rest):  # <td> labels over typed columns (vBulletin)
+            head, bold_head = [*head, rest[0]], True
+            body = [tr for tr in body if tr not in head]
         summary = None if _header_column(body) else _summary_row(body)
         if summary is not None:
             body = [tr for tr in body if tr is not summary]
