@@ -13,7 +13,8 @@ _PEOPLE = ["George Marshall", "Chuck Patton", "Mark Rydell", "Lynn Shelton", "An
 
 
 def _c(label, values, origin="table", **kw):
-    return Candidate(label=label, values=values, rule={"xpath": f"./td[{label!r}]"}, origin=origin, **kw)
+    rule = {"xpath": f"./td[{label!r}][{values[0]!r}]"}  # one reading per column
+    return Candidate(label=label, values=values, rule=rule, origin=origin, **kw)
 
 
 def test_an_inflected_label_shares_its_verb_s_concept():
@@ -130,3 +131,57 @@ def test_a_field_that_is_a_word_for_the_record_takes_the_record_s_name():
     got = assign(["position", "employer", "date"], cands, entity="job posting")
     assert got["position"].candidate is heading
     assert lx.family("position") == "category"  # a player's position is still a category
+
+
+def test_a_year_is_read_from_a_labelled_date():
+    title = _c("Title", ["Parsing as Deduction", "D-Theory", "Situation Semantics", "Quantification"], "dl")
+    dates = ["March 5, 2019", "June 2, 2018", "May 1, 2017", "Jan 3, 2019"]
+    got = assign(["title", "year"], [title, _c("Published", dates, "dl")])
+    assert got["year"].candidate.label == "Published"
+    both = assign(["title", "year", "date"], [title, _c("Published", dates, "dl")])
+    assert both["date"].candidate.label == "Published" and "year" not in both  # the date's own field first
+
+
+def test_constant_pieces_of_text_lines_that_say_what_they_are():
+    """Every line of a one-year listing ends "· Main Conference Track · 2013": no header, but no template
+    text sits between separators; the values name the track, and the year has a year's shape."""
+    titles = ["Matrix factorization", "Sequential Transfer", "Fast Algorithms", "Real-Time Inference"]
+    cands = [
+        _c(None, titles, "text line", identity=True),
+        _c(None, ["Main Conference Track"] * 4, "text line"),
+        _c(None, ["2013"] * 4, "text line"),
+        _c(None, ["82"] * 4, "text line"),
+    ]
+    got = assign(["title", "year", "track", "games"], cands)
+    assert got["year"].candidate is cands[2] and got["track"].candidate is cands[1]
+    assert "games" not in got  # a constant count is no evidence of itself
+    slots = [_c(None, titles, "slot", identity=True), _c(None, ["2013"] * 4, "slot")]
+    assert "year" not in assign(
+        ["title", "year"], slots
+    )  # outside a delimited line, constant text is template
+
+
+def test_a_record_name_may_carry_a_model_year():
+    """A used-car listing names each car "2010 Honda Civic EX Sedan" under a "Modell" header: the
+    record's name for the "vehicle" asked, though a year is in it; a measure in words is not a name."""
+    cands = [
+        _c(
+            "verbrauch",
+            ["25 MPG city / 36 MPG hwy", "16 MPG city / 23 MPG hwy", "14 MPG city / 20 MPG hwy"] * 2,
+        ),
+        _c(
+            "modell",
+            [
+                "2010 Honda Civic EX",
+                "2010 Lexus LS460",
+                "2011 Nissan Pathfinder SV",
+                "2011 GMC Terrain",
+                "2010 Lexus LS600h L",
+                "2009 Ford Focus SE",
+            ],
+        ),
+        _c("motor", ["1.8L L4", "4.6L V8", "4.0L V6", "2.4L L4", "5.0L V8", "2.0L L4"]),
+    ]
+    got = assign(["vehicle", "engine", "fuel_economy"], cands, entity="used car")
+    assert got["vehicle"].candidate.label == "modell"
+    assert got["fuel_economy"].candidate.label == "verbrauch"

@@ -357,6 +357,7 @@ def _evidence(
 
 _PAIR_FORMS = {"dl", "row", "inline", "inline-tail", "inline-next", "sibling", "pieces", "icon"}
 _HEADED = {"table", "text line"}  # columns under a header row: the header is each value's label
+_LINE_PIECE = "text line"
 
 
 def _unit_keys(u: str) -> set[str]:
@@ -415,6 +416,10 @@ def _score(
     if rn in IDENTITY and cand.identity and ns < 0.7:
         ns, how, why = 0.7, "identity", f"{why}; the record's own name ({cand.origin})"
     ta = vt.fit(expected_type(requested), prof)
+    if ns < 0.5 and expected_type(requested) == "year" and prof.kind in ("date", "datetime"):
+        if any(c.family in ("date", "datetime") for t, _, _ in cand.texts() for c, _ in lx.concepts_of(t)):
+            ns, how = 0.5, "part"  # the year asked is the year of the date the page shows
+            why = f"{why}; the year of its dates"
     unit = _unit_evidence(requested, prof, aliases)
     if unit is not None:  # "mileage" over "17 mpg City, 23 mpg Hwy" is the fuel economy asked
         ta = max(ta, 0.5)
@@ -429,7 +434,10 @@ def _score(
         if named:
             ns, how = named, "values"
             why = f"{why}; its values are each a {requested!r}"
+    # a piece of a separator-delimited line is one of the record's values by construction: no template
+    # text sits between separators, so a piece whose values name the field is data, constant or not
     beside = cand.origin in _PAIR_FORMS or (cand.origin in _HEADED and bool(cand.label))
+    beside = beside or (cand.origin == _LINE_PIECE and how == "values")
     labelled = beside and ((ns >= 0.5 and ta > 0) or (ns >= 0.8 and ta >= 0))
     if prof.constant and ns < 0.9 and not labelled:
         return 0.0, "constant over all records (template text)", ""
@@ -699,10 +707,19 @@ def _name_by_values(
     for j, p in enumerate(profs):
         if not free(j) or p.filled < 3 or p.filled < 0.9 * p.n or p.distinct < p.filled:
             continue
-        if p.share_of(("text", "name")) < 0.9 or p.digits > 0.2 or p.currency > 0 or p.avg_words > 8:
+        if p.share_of(("text", "name")) < 0.9 or p.currency > 0 or p.avg_words > 8:
             continue
+        if p.digits > 0.2 and (p.units or _digit_share(candidates[j].values) > 0.4):
+            continue  # a measure in words ("16 mpg city"), not a name with a number ("2010 Honda Civic EX")
         return wanted, j
     return None
+
+
+def _digit_share(values: list[Any]) -> float:
+    """The share of digits among the letters and digits of the values."""
+    text = "".join(str(v) for v in values if v not in (None, ""))
+    alnum = [c for c in text if c.isalnum()]
+    return sum(c.isdigit() for c in alnum) / max(len(alnum), 1)
 
 
 def _entity_keys(entity: str | None) -> set[str]:
@@ -736,7 +753,7 @@ def _eliminate(
         for j, c in enumerate(candidates)
         if free(j)
         and (c.opaque() or not _names_asked(c, asked))
-        and not profs[j].constant
+        and (not profs[j].constant or c.origin == _LINE_PIECE)
         and profs[j].kind != "empty"
         and c.origin not in ("link", "image")
         and not _label_values(c.values, header_texts)
@@ -751,6 +768,8 @@ def _eliminate(
             f = vt.fit(fam, profs[j])
             strict = fam not in ("title", "person", "place", "category", "text", "long", "rating", "code")
             ok = f >= (0.8 if strict else 0.5) and (not strict or vt.distinctive(profs[j]))
+            if profs[j].constant and fam not in ("year", "date", "datetime"):
+                ok = False  # a constant piece of a line: the year or day of a one-year (one-day) listing
             if ok and not candidates[j].opaque() and not (strict and _loose_label(candidates[j], fam)):
                 ok = False  # a worded label is trusted unless its values plainly say another thing
             if not candidates[j].opaque():

@@ -78,7 +78,26 @@ def typed_rule(name: str, cand: Candidate) -> FieldRule:
     elif share == 1.0 and kind == "money" and (money := money_transforms(cand.values)):
         col = "float"  # "$1,299", "€14,95", "12.99 EUR": the amount, as the number it is
         tr += money
+    elif kind != "year" and lx.family(name) == "year" and _one_year_each(cand.values):
+        tr += [Transform(op="regex", pattern=_YEAR_IN)]  # the year asked, inside "NeurIPS 2019" or a date
     return FieldRule(name=name, type=col, transforms=tr, **rule)
+
+
+# A year standing alone inside a longer value: not part of a longer number ("12019", "2019.5").
+_YEAR_IN = r"(?<![\d.,])((?:1[5-9]|20)\d{2})(?![\d]|[.,]\d)"
+
+
+def _one_year_each(values: list[Any]) -> bool:
+    """True when every filled value holds one year (once or repeated) beside other text: a venue with
+    its year ("NeurIPS 2019"), a date ("March 5, 2019", "2019-03-05"). A field asked as a year then
+    reads that year, not the whole value."""
+    filled = [str(v) for v in values if v not in (None, "")]
+    if len(filled) < 2 or any(_SPAN.search(v) for v in filled):
+        return False  # a season over two years ("2010-11 regular season") is read as shown
+    return all(len(set(re.findall(_YEAR_IN, v))) == 1 for v in filled)
+
+
+_SPAN = re.compile(r"(?:1[5-9]|20)\d{2}\s?[-–/]\s?\d{2}(?![\d/-])")
 
 
 class Built:
