@@ -561,6 +561,9 @@ def induce_json(
             rules.append(
                 FieldRule(name=m.target, from_param=m.from_param, type=m.type, transforms=m.transforms)
             )
+        elif (proj := jsonrec.list_projection([r.get(m.key) for r in rs.rows[:50]])) is not None:
+            # an array of names or of objects with a name ("authors": [{"name": ...}]): the names, joined
+            rules.append(FieldRule(name=m.target, jsonpath=rs.jsonpath_for(m.key) + proj, join=", "))
         else:
             rules.append(
                 FieldRule(

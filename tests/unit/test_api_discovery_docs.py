@@ -119,3 +119,24 @@ def test_text_that_only_looks_like_a_url_is_skipped_not_raised() -> None:
     # "http://host]" out of a bracketed aside and "http://[" are no URLs (urlsplit raises on them)
     page = "<p>[see http://www.example.org] or http://[::1 and <code>/v1/rows</code></p>"
     assert "https://api.example.org/v1/rows" in read_api_docs(page, PAGE).endpoints
+
+
+def test_the_api_host_of_the_same_site_is_kept_and_other_sites_are_not() -> None:
+    page = (
+        "<p>Base URL: <code>https://api.example.org/v1/orders?page=1</code>. Mirror: "
+        "https://api.example.co.uk/v1/orders?page=1 and https://data.other-example.org/v1/orders?page=1</p>"
+    )
+    docs = read_api_docs(page, "https://developer.example.org/docs/orders")
+    assert docs.endpoints == ["https://api.example.org/v1/orders?page=1"]
+    uk = read_api_docs(page, "https://www.example.co.uk/api-docs")
+    assert uk.endpoints == ["https://api.example.co.uk/v1/orders?page=1"]  # co.uk: three labels
+    assert read_api_docs(page, "http://127.0.0.1:8000/docs").endpoints == []  # an address is itself
+
+
+def test_an_authorization_header_with_its_own_scheme_word() -> None:
+    page = (
+        "<p>GET /api/stations?page=1</p><p>Authenticate with the header "
+        "<code>Authorization: Token &lt;your key&gt;</code>. Demo key: <code>9f8e7d6c5b4a3f2e1d0c</code>.</p>"
+    )
+    docs = read_api_docs(page, PAGE)
+    assert docs.auth is not None and docs.auth.headers() == {"Authorization": "Token 9f8e7d6c5b4a3f2e1d0c"}

@@ -109,3 +109,21 @@ def test_key_table_row_wins_over_a_parameter_sentence_before_it():
         "<p>Later prose: <code>trc</code> — something else.</p>"
     )
     assert documented_names(html)["trc"] == "Session type"
+
+
+def test_a_parameter_table_of_plain_text_names():
+    html = _page(
+        "<table><tr><th>Parameter</th><th>Type</th><th>Description</th></tr>"
+        "<tr><td>pg</td><td>integer</td><td>Page number (first page is 1).</td></tr>"
+        "<tr><td>per_page</td><td>integer</td><td>Results per page, 1 to 200.</td></tr>"
+        "<tr><td>club</td><td>string</td><td>Only seasons of this team.</td></tr></table>"
+        "<table><tr><th>Team</th><th>Wins</th></tr><tr><td>Otters</td><td>40</td></tr></table>"
+    )
+    names = documented_names(html)
+    assert names == {
+        "pg": "Page number (first page is 1).",
+        "per_page": "Results per page, 1 to 200.",
+        "club": "Only seasons of this team.",
+    }  # a data table (no name and description columns) documents nothing
+    pg = paging_from_docs(names)
+    assert (pg.kind, pg.param, pg.first, pg.size_param, pg.max_size) == ("page", "pg", 1, "per_page", 200)

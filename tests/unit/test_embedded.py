@@ -120,3 +120,21 @@ def test_paths_are_bracketed() -> None:
 def test_no_script_json_no_candidates() -> None:
     root = lhtml.document_fromstring(_page("<script>console.log('hi')</script>"))
     assert embedded.induce_page("https://x.example/", root, ["title"], name="t") == []
+
+
+def test_script_records_with_a_list_of_named_objects() -> None:
+    recs = [
+        {
+            "title": f"Film {i}",
+            "cast": [{"name": f"Actor {i}a", "role": "x"}, {"name": f"Actor {i}b", "role": "y"}],
+        }
+        for i in range(5)
+    ]
+    page = _page(f"<script>var films = {json.dumps(recs)};</script>")
+    built = embedded.induce_page(
+        "https://x.example/", lhtml.document_fromstring(page), ["title", "cast"], name="t"
+    )
+    best = max(built, key=lambda b: len(b.matches))
+    src = best.spec.sources[0]
+    rows = extract_page(parse_document("html", page, "https://x.example/"), src.fields, src.records, {})
+    assert [r["cast"] for r in rows[:2]] == ["Actor 0a, Actor 0b", "Actor 1a, Actor 1b"]

@@ -95,3 +95,38 @@ def test_one_walker_finds_column_tables_with_their_name_beside_nested_records():
     assert clubs.count == 4 and clubs.labels["info.city"] == "city"
     assert "$.clubs.c0.tags[*]" in sets  # arrays inside the first keyed records are found as well
     assert record_sets(obj) == json_record_sets(obj)
+
+
+def test_a_list_of_named_objects_lands_as_the_names_joined():
+    import json
+
+    from prefect_autodata.agents.engineering import induce_json
+    from prefect_autodata.agents.evidence import Endpoint, Evidence
+    from prefect_autodata.agents.induction.jsonrec import list_projection
+    from prefect_autodata.agents.plan import make_plan
+    from prefect_autodata.runtime.extract import extract_page, parse_document
+
+    recs = [
+        {
+            "id": i,
+            "title": f"A study of things number {i}",
+            "authors": [
+                {"name": f"Ann Lee {i}", "affil": "Uni X"},
+                {"name": f"Bo Kim {i}", "affil": "Uni Y"},
+            ],
+            "keywords": ["ml", f"topic {i}"],
+        }
+        for i in range(6)
+    ]
+    assert list_projection([r["authors"] for r in recs]) == "[*].name"
+    assert list_projection([r["keywords"] for r in recs]) == "[*]"
+    assert list_projection([[{"a": 1}], [{"b": 2}]]) is None  # no name key they share
+    body = json.dumps({"data": recs})
+    url = "http://127.0.0.1:9/v1/papers"
+    plan = make_plan("every paper with title, authors and keywords")
+    ep = Endpoint(url_template=url, example_url=url, kind="json", sample_cache_id="s")
+    cand = induce_json(ep, plan, evidence=Evidence(plan=plan), reader=lambda _id: body)
+    assert cand is not None
+    src = cand.spec.sources[0]
+    rows = extract_page(parse_document("json", body, url), src.fields, src.records, {})
+    assert rows[2]["authors"] == "Ann Lee 2, Bo Kim 2" and rows[2]["keywords"] == "ml, topic 2"

@@ -98,8 +98,27 @@ def _path_of(url: str) -> str:
         return ""
 
 
+def _site(host: str) -> str:
+    """The registrable part of a host name ("api.example.co.uk" -> "example.co.uk"); an address or a
+    single-label host stands for itself."""
+    labels = host.lower().rstrip(".").split(".")
+    if len(labels) < 3 or re.fullmatch(r"[\d.]+|\[.*\]", host):
+        return host.lower()
+    n = (
+        3
+        if len(labels[-1]) == 2 and labels[-2] in ("co", "com", "ac", "org", "net", "gov", "edu", "ne", "or")
+        else 2
+    )
+    return ".".join(labels[-n:])
+
+
 def _same_site(url: str, page_url: str) -> bool:
-    return urlsplit(url).netloc == urlsplit(page_url).netloc
+    """The page's own host, or another host of the same site: documentation on ``developer.x.org``
+    or ``www.x.org`` describes the API on ``api.x.org``."""
+    a, b = urlsplit(url), urlsplit(page_url)
+    if a.netloc == b.netloc:
+        return True
+    return bool(a.hostname and b.hostname) and _site(a.hostname or "") == _site(b.hostname or "")
 
 
 def find_key(text: str) -> str | None:
@@ -124,6 +143,9 @@ def find_auth(text: str) -> ApiAuth | None:
     key = find_key(text)
     if key is None:
         return None
+    scheme = re.search(r"\bAuthorization\s*:\s*[\"'`]?(Token|Key|ApiKey|Api-Key|Bearer)\s", text, re.I)
+    if scheme and scheme.group(1).lower() != "bearer":  # "Authorization: Token <key>": the scheme word too
+        return ApiAuth("header", "Authorization", f"{scheme.group(1)} {key}")
     if re.search(r"\bbearer\b", text, re.I):
         return ApiAuth("bearer", "Authorization", key)
     # a query parameter that carries the key, as an example URL shows it or the prose names it
@@ -346,6 +368,41 @@ def documented_names(
         if desc:
             out[name] = desc[:300]
             rank[name] = level
+    for name, desc in _plain_table_names(root).items():  # names a table prints as plain text
+        if name not in out:
+            out[name] = desc
+    return out
+
+
+_NAME_HEAD = re.compile(
+    r"^(?:query\s+)?(?:param(?:eter)?s?|name|field|key|argument|arg|property|attribute|column|variable)$",
+    re.I,
+)
+_DESC_HEAD = re.compile(r"^(?:description|meaning|notes?|details?|explanation|purpose|definition)$", re.I)
+
+
+def _plain_table_names(root: Any) -> dict[str, str]:
+    """Name → description of a table whose header has a name column ("Parameter", "Field", "Key")
+    and a description column, when the names are written as plain text, not code (older reference
+    pages: ``<td>per_page</td><td>integer</td><td>Results per page</td>``)."""
+    out: dict[str, str] = {}
+    for table in root.iter("table"):
+        rows = [r for r in table.iter("tr")]
+        if len(rows) < 2:
+            continue
+        head = [_squash(c.text_content()) for c in rows[0] if c.tag in ("th", "td")]
+        ni = next((i for i, h in enumerate(head) if _NAME_HEAD.match(h)), None)
+        di = next((i for i, h in enumerate(head) if _DESC_HEAD.match(h)), None)
+        if ni is None or di is None or ni == di:
+            continue
+        for r in rows[1:]:
+            cells = [c for c in r if c.tag in ("th", "td")]
+            if len(cells) <= max(ni, di):
+                continue
+            name = _squash(cells[ni].text_content())
+            desc = _squash(cells[di].text_content())
+            if _IDENT_NAME.match(name) and " " not in name and desc and not _TYPE_WORDS.match(desc):
+                out.setdefault(name, desc[:300])
     return out
 
 

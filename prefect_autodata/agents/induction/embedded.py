@@ -23,6 +23,7 @@ from typing import Any
 
 from prefect_autodata.agents.induction import pagination
 from prefect_autodata.agents.induction.filters import row_filter
+from prefect_autodata.agents.induction.jsonrec import list_projection, project
 from prefect_autodata.agents.induction.matching import (
     IDENTITY,
     Candidate,
@@ -212,7 +213,12 @@ def candidates(rs: Any, labels: dict[str, str]) -> list[Candidate]:
             continue
         values = [_show(v) for v in raw]
         rule: dict[str, Any] = {"jsonpath": _field_path(rs, k), "transforms": []}
-        if any(isinstance(v, list) for v in raw):
+        proj = list_projection(raw)
+        if proj is not None and proj != "[*]":  # objects with a name each: the names, joined
+            rule["jsonpath"] += proj.replace("[*].", "[*]['", 1) + "']"
+            rule["join"] = ", "
+            values = [project(v, proj) for v in raw]
+        elif any(isinstance(v, list) for v in raw):
             rule["transforms"].append({"op": "join", "sep": ", "})
         if all(isinstance(v, str) for v in raw if v is not None):
             rule["transforms"].append({"op": "collapse_whitespace"})

@@ -194,6 +194,53 @@ def record_sets(obj: Any, *, max_depth: int = MAX_DEPTH) -> list[Any]:
     return sorted(found.values(), key=lambda r: -r.count)
 
 
+_NAME_KEYS = (
+    "name",
+    "full_name",
+    "fullName",
+    "display_name",
+    "displayName",
+    "title",
+    "label",
+    "text",
+    "value",
+)
+
+
+def _plain(x: Any) -> bool:
+    return isinstance(x, str | int | float) and not isinstance(x, bool)
+
+
+def list_projection(values: list[Any]) -> str | None:
+    """How to read a key whose values are lists, as a JSONPath suffix to join: ``[*]`` for lists of
+    scalars (``"tags": ["a", "b"]``), ``[*].name`` for lists of objects that each carry one name key
+    (``"authors": [{"name": "A", "affiliation": ...}]``), else None (not lists, or lists of mixed things).
+
+    Why: an API lists a record's authors, tags or genres as an array; the field asked for is the
+    names, joined, not the JSON of the objects."""
+    filled = [v for v in values if v not in (None, "", [])]
+    lists = [v for v in filled if isinstance(v, list)]
+    if not lists or len(lists) < len(filled):
+        return None
+    items = [x for v in lists for x in v]
+    if all(_plain(x) for x in items):
+        return "[*]"
+    if all(isinstance(x, dict) for x in items):
+        for k in _NAME_KEYS:
+            if all(_plain(x.get(k)) for x in items):
+                return f"[*].{k}"
+    return None
+
+
+def project(value: Any, suffix: str) -> str:
+    """A list value read as ``list_projection`` says, joined by ", " (what the runtime lands)."""
+    if not isinstance(value, list):
+        return "" if value is None else str(value)
+    key = suffix[4:] if suffix.startswith("[*].") else None
+    parts = [x.get(key) if key and isinstance(x, dict) else x for x in value]
+    return ", ".join(str(p).strip() for p in parts if p is not None and str(p).strip())
+
+
 def loads(text: str | bytes) -> Any:
     """A JSON body, or a JSON Lines / NDJSON body as the list of its records.
 
