@@ -15,6 +15,7 @@ from urllib.parse import urljoin
 from prefect_autodata.agents.evidence import read_cached as _read
 from prefect_autodata.agents.induction import (
     attrs,
+    detaillinks,
     hubs,
     pagination,
     regions,
@@ -313,7 +314,14 @@ def induce_page(
         cands += attrs.candidates(regions.sample_items(region.items))  # values only in title/alt
         extra: list[Candidate] = []
         if region.detail_link is not None:
-            extra = detail_candidates(_detail_samples(region, url, evidence, reader, fetcher, bodies))
+            got = _detail_samples(region, url, evidence, reader, fetcher, bodies)
+
+            def sample(r: Any) -> list[tuple[str, Any, str]]:
+                return _detail_samples(r, url, evidence, reader, fetcher, bodies)
+
+            # an action link (vote?id=, sendmessage.php) whose targets fail or are one page: another link
+            region.detail_link, got = detaillinks.verified(region, cands, got, sample, url, DETAIL_SAMPLES)
+            extra = detail_candidates(got)
         m = assign(requested, cands + extra, entity=entity, aliases=aliases_of(plan))
         via = " (+ detail pages)" if any(x.candidate.where == "detail" for x in m.values()) else ""
         why = f"records {region.records_xpath} ({region.count}){via}"
