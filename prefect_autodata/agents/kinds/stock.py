@@ -156,7 +156,15 @@ class StockKind(RecordKind):
         if ctx.has(_STOCK_WORDS):
             return 80.0
         tickers = find_tickers(ctx.text, ctx.date_spans)
-        if ctx.has(_PRICE_WORDS) and (ctx.entity_is(*_PRICE_HEADS) or _names_ticker(ctx, tickers)):
+        # "daily fuel prices", "grinder prices": a word before "price" that does not qualify a price
+        # series names what is priced; without a ticker that is no stock evidence
+        series = {"daily", "weekly", "monthly", "hourly", "intraday", "closing", "close", "opening", "open"}
+        series |= {"historical", "historic", "adjusted", "eod", "latest", "current", "recent", "past"}
+        series |= {"last", "average", "adj", "high", "low", "share", "stock", "market", "end-of-day"}
+        qualified = all(w in series for w in (ctx.entity or "").lower().split()[:-1])
+        if ctx.has(_PRICE_WORDS) and (
+            (ctx.entity_is(*_PRICE_HEADS) and (tickers or qualified)) or _names_ticker(ctx, tickers)
+        ):
             return 80.0
         if (
             tickers
