@@ -27,7 +27,7 @@ from typing import Any
 import yaml
 
 SET_DIR = Path(__file__).resolve().parents[1] / "tests" / "data" / "requests"
-SPLITS = ("dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5")
+SPLITS = ("dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6")
 
 
 def load(split: str) -> tuple[date, list[dict[str, Any]]]:
@@ -74,7 +74,7 @@ def judge(case: dict[str, Any], today: date, *, strict: bool = False) -> dict[st
         got = r.entity.singular.lower() if r.entity else ""
         entity_ok = got == want or got.endswith(" " + want)
     want_fields = case.get("fields")
-    if want_fields == "all":
+    if want_fields == "all" or want_fields == ["all"]:  # "[all]": no field is called "all"
         fields_ok = r.all_fields
     elif want_fields:
         key = (lambda n: str(n).lower()) if strict else name_key

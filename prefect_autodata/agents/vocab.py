@@ -103,6 +103,15 @@ UNCOUNTABLE = frozenset(
     """news series species data information statistics mathematics physics economics hours status
     analysis basis bus gas chaos alias canvas thesis crisis""".split()
 )
+# Nouns in -ics that are singular (fields of study, activities); another word in -ics is the plural of
+# a noun in -ic ("webcomics", "clinics", "topics", "metrics").
+_ICS_SINGULAR = frozenset(
+    """statistics mathematics physics economics politics athletics ethics electronics genetics linguistics
+    logistics analytics robotics acoustics gymnastics aerobics aeronautics astronautics dynamics
+    thermodynamics mechanics optics phonetics semantics informatics bioinformatics ergonomics
+    demographics graphics hydraulics pneumatics obstetrics pediatrics paediatrics orthopedics
+    geriatrics forensics cybernetics aesthetics esthetics ceramics""".split()
+)
 _IRREGULAR = {
     "people": "person",
     "children": "child",
@@ -159,7 +168,7 @@ def singular(word: str) -> str:
     w = word.lower()
     if w in _IRREGULAR:
         return _IRREGULAR[w]
-    if w in UNCOUNTABLE or len(w) <= 3 or w.endswith(("ss", "us", "is", "ics")):
+    if w in UNCOUNTABLE or len(w) <= 3 or w.endswith(("ss", "us", "is")) or w in _ICS_SINGULAR:
         return w
     if w.endswith("ies") and len(w) > 4:
         return w[:-3] + "y"

@@ -127,3 +127,99 @@ def test_abbreviations_need_league_context():
     assert [t.abbr for t in parse_instruction("NBA team stats of LAL from 2010 to 2012").teams] == ["LAL"]
     stock = parse_instruction("daily prices of MIA and BOS in 2024")
     assert stock.kind == "stock" and not stock.teams
+
+
+# ---------------------------------------------------------------- issue #12, heldout6 causes (S7 H9)
+_TODAY = date(2025, 6, 1)
+
+
+def _p(text: str):
+    return parse_instruction(text, today=_TODAY)
+
+
+def _ent(text: str) -> str | None:
+    r = _p(text)
+    return r.entity.singular if r.entity else None
+
+
+def _filters(text: str) -> list[tuple]:
+    return sorted((f.field, f.op, str(f.value)) for f in _p(text).filters)
+
+
+def test_a_finite_verb_or_particle_ends_the_entity():
+    assert _ent("Which tunnels are longer than 5 km? I need the name and country") == "tunnel"
+    assert _ent("What craft fairs take place in Ohio? Give me name and town") == "craft fair"
+    assert _ent("List all rabbits up for adoption with name and age") == "rabbit"
+    assert _ent("Collect the rockets first flown after 2000, with name and maker") == "rocket"
+    assert (
+        _ent("Could we have the licences on the site whose holder contains Li? number and holder")
+        == "licence"
+    )
+
+
+def test_a_leading_scope_clause_is_skipped():
+    r = _p("In Q2 2023, which banks closed branches? name, city, assets")
+    assert r.entity.singular == "bank" and r.field_names == ["name", "city", "assets"]
+    assert (r.time_scope.start_date, r.time_scope.end_date) == (date(2023, 4, 1), date(2023, 6, 30))
+    assert _ent("From this district results page, give me each school with name and grade") == "school"
+    assert _ent("Turn this search page into a list of ships with name and tonnage") == "ship"
+
+
+def test_all_columns_for_the_records_named_after_for():
+    r = _p("Download every column the site has for the comets on https://c.example.org")
+    assert r.all_fields and r.entity.singular == "comet" and r.is_resolved
+
+
+def test_a_list_after_a_dash_and_an_aside_in_a_list():
+    assert _p("Get all the museums listed on https://m.example.org — name, city, founded").field_names == [
+        "name",
+        "city",
+        "founded",
+    ]
+    assert _p("Collect the bikes sold on https://b.example.com - brand, frame, price").field_names == [
+        "brand",
+        "frame",
+        "price",
+    ]
+    assert _p("Scrape the bars on the site with name, price level ($ to $$$) and street").field_names == [
+        "name",
+        "price_level",
+        "street",
+    ]
+    assert _p("Get all wind farms with name, output in MW and opening year").field_names == [
+        "name",
+        "output",
+        "opening_year",
+    ]
+
+
+def test_money_goes_to_the_field_it_names():
+    assert _filters("Get all bridges with an estimated cost over 2 million dollars, with name") == [
+        ("estimated_cost", "ge", "2000000")
+    ]
+
+
+def test_by_and_from_filters():
+    assert _filters("Collect every board game published by Hasbro with title and year") == [
+        ("publisher", "eq", "Hasbro")
+    ]
+    assert _filters("Get every poem by Emily Dickinson with title and year") == [
+        ("author", "eq", "Emily Dickinson")
+    ]
+    assert _filters("List all nurses from Ghana or Peru with name and ward") == [
+        ("location", "in", "['Ghana', 'Peru']")
+    ]
+    assert not [
+        f for f in _p("Collect all papers from ICML 2022 with title").filters if f.field == "location"
+    ]
+
+
+def test_plurals_in_ics():
+    assert _ent("Scrape the mosaics on https://x.example.org with name and site") == "mosaic"
+    assert _ent("Collect all economics lectures with title") == "economics lecture"
+
+
+def test_the_stock_kind_needs_stock_evidence_beyond_prices():
+    assert _p("Collect the daily diesel prices in Italy with station and price").kind != "stock"
+    assert _p("From this search page for kettles, collect product name, price and rating").kind != "stock"
+    assert _p("Get the daily closing prices of AAPL in 2024").kind == "stock"

@@ -118,6 +118,9 @@ _AMOUNT_UNIT = (
     r"kilograms?|g|grams?|lbs?|tons?|tonnes?|mb|gb|tb|kb|kw|kwh|mw|w|watts?|cc|hp|kcal|sq\s?ft|m2|m²|"
     r"square\s+(?:met(?:er|re)s?|feet|foot|miles?))"
 )
+_TIME_UNIT_WORDS = r"(?:seconds?|minutes?|mins|hours?|hrs|days?|weeks?|months?|years?|inch(?:es)?|in|cm|mm|celsius|fahrenheit|degrees?)"
+# The unit a value is read in ("capacity in MW", "volume in cubic metres", "cooking time in minutes").
+_READ_IN_UNIT = r"(?:(?:cubic|square)\s+[a-z]+|" + _AMOUNT_UNIT + r"|" + _TIME_UNIT_WORDS + r")"
 # Comparisons of quantity ("at least 2000"); "before/after/since/up to 2000" compare times.
 _QUANTITY_CMP = (
     r"(?:under|below|less than|fewer than|lower than|cheaper than|at most|no more than|over|above|"
@@ -514,7 +517,9 @@ _VALUE_FEATURE = re.compile(
 _FIELD_ABBREVIATIONS = frozenset("pct avg no num nr id url pts max min qty amt yr dt ct pc std".split())
 _FEATURE_STOP = frozenset("of for in on at by to from and or the a an with".split())
 # A list written after a colon or inside brackets: "cameras: model, maker, price", "(name, phone, type)".
-_PUNCT_LIST = re.compile(r"(?::\s+|\(\s*)(?P<chunk>[^():;.!?]+)")
+# a list after a colon, in brackets, or as the sentence after a request ("... contains solar? permit
+# ID, status and issue date")
+_PUNCT_LIST = re.compile(r"(?::\s+|\(\s*|\?\s+)(?P<chunk>[^():;.!?]+)")
 _DET = re.compile(
     r"^(?:the|their|its|his|her|each|every|all|a|an|any|of|also|both|respective|corresponding)\s+", re.I
 )
@@ -542,7 +547,9 @@ _FIELD_HEADER = re.compile(
     re.I,
 )
 _CLAUSE_END = re.compile(
-    r"\s+(?:from|on|at|in|for|since|between|during|where|that|which|who|"
+    r"\s+(?:from|on|at|in(?!\s+(?:the\s+)?"
+    + _READ_IN_UNIT
+    + r"\b)|for|since|between|during|where|that|which|who|"
     r"(?<!date )(?<!time )(?<!day )(?:listed|posted|published|shown|available)(?=\s+(?:on|in|at|from|by|since|after|before|between|"
     r"during|under|over|to|for|via|this|last|the|a|an|now|online|\d)\b|\s*[.,;:!?]|\s*$)|"
     r"each|every|per(?=\s+(?:the|a|an|each|every|page)\b)|across|within|via|into|"
@@ -592,6 +599,35 @@ _OPS = {
 }
 _NOUN = r"(?!(?:in|on|at|of|for|from|with|and|or|the|a|an|to|by|per|each|every|since|between)\b)[a-z]+"
 _PLACE_NOUNS = frozenset("city state country region province county".split())
+# The agent noun of a participle before "by" ("published by X" → publisher).
+_AGENT_NOUNS = {
+    "published": "publisher",
+    "written": "author",
+    "authored": "author",
+    "directed": "director",
+    "developed": "developer",
+    "produced": "producer",
+    "designed": "designer",
+    "composed": "composer",
+    "painted": "artist",
+    "drawn": "artist",
+    "illustrated": "illustrator",
+    "manufactured": "manufacturer",
+    "made": "maker",
+    "built": "builder",
+    "owned": "owner",
+    "operated": "operator",
+    "run": "operator",
+    "organized": "organizer",
+    "organised": "organiser",
+    "founded": "founder",
+    "sponsored": "sponsor",
+    "hosted": "host",
+    "edited": "editor",
+    "performed": "performer",
+    "created": "creator",
+    "sung": "artist",
+}
 _MONEY_FIELD = re.compile(
     r"price|cost|salary|fee|amount|revenue|budget|wage|rent|fare|income|\bcap\b|capitali[sz]ation|valuation|"
     r"value|funding|profit|sales|earnings|turnover|spend|pay\b|gross",
@@ -677,6 +713,8 @@ def _number(v: str, *, money: bool = False) -> float | int:
 
 def _clean_item(item: str) -> str:
     item = item.strip(" .,'\"")
+    # "capacity in MW", "total time in minutes": the unit a value is read in is no part of its name
+    item = re.sub(r"(?<=\w)\s+in\s+(?:the\s+)?" + _READ_IN_UNIT + r"$", "", item, flags=re.I)
     for _ in range(3):
         item = _DET.sub("", _NESTED_TRIGGER.sub("", item))
     item = re.sub(
@@ -862,8 +900,15 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         words = [
             w.lower() for w in (m.group("field") or "").split() if not (w[:1].isupper() and not w.isupper())
         ]
+        # "an estimated cost over 1 million dollars", "a monthly cost under 15 pounds": after a
+        # determiner "cost"/"pay" is a noun naming the field with its modifiers, not a verb
+        noun_phrase = bool(
+            len(words) >= 2
+            and words[-1] in _VERB_FIELDS
+            and re.search(r"\b(?:a|an|the|its|their|his|her)\s+$", t[: m.start("field")], re.I)
+        )
         for w in words:
-            if w in _VERB_FIELDS:
+            if w in _VERB_FIELDS and not noun_phrase:
                 field = _VERB_FIELDS[w]
         cut = max((i + 1 for i, w in enumerate(words) if w in BOUNDARY_WORDS), default=0)
         words = [w for w in words[cut:] if w not in LEAD_MODIFIERS and w not in ("is", "are")]
@@ -1045,13 +1090,48 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         if free(*m.span()):
             out.append(Filter(field=m.group("field").lower(), op="eq", value=m.group("val").strip("\"'")))
             spans.append(m.span())
+    # "comic books published by Dark Horse", "every book by Agatha Christie": the agent after "by"
+    # names the field of the participle's agent noun (the author of records named bare)
     for m in re.finditer(
-        r"\b(?:in|near|around|across|throughout|(?:departing|leaving|flying|originating|shipping|arriving)\s+(?:from|at|in))\s+(?P<val>(?:the\s+)?[A-Z][\w.'’\-]*(?:\s+(?:[A-Z][\w.'’\-]*|of|de|del|am|upon))*)",
+        r"\b(?:(?P<verb>[a-z]+)\s+)?by\s+(?P<val>[A-Z][\w.'’&\-]*(?:\s+(?:[A-Z][\w.'’&\-]*|of|de|van|von|&))*)",
+        t,
+    ):
+        verb = (m.group("verb") or "").lower()
+        val = re.sub(r"\s+(?:of|de|van|von|&)$", "", m.group("val")).rstrip(".")
+        field = _AGENT_NOUNS.get(verb)
+        det = re.search(
+            r"\b(?:every|each|all|the|a|an|any)\s+[a-z]+\s+by\s", t[max(0, m.start() - 8) : m.end()]
+        )
+        if (
+            field is None
+            and verb
+            and (singular(verb) != verb or det)
+            and not verb.endswith("ed")
+            and verb not in FIELD_WORDS | BOUNDARY_WORDS | REQUEST_VERBS
+        ):
+            field = "author"  # "books by Agatha Christie", "songs by Queen"
+        if field is None or not free(*m.span()) or val.split()[0].lower() in _MONTHS | {"i", "we", "the"}:
+            continue
+        out.append(Filter(field=field, op="eq", value=val))
+        spans.append((m.start("val"), m.start("val") + len(val)))
+    for m in re.finditer(
+        r"\b(?:in|near|around|across|throughout|(?<=[a-z]s\s)from|(?:departing|leaving|flying|originating|shipping|arriving)\s+(?:from|at|in))\s+(?P<val>(?:the\s+)?[A-Z][\w.'’\-]*(?:\s+(?:[A-Z][\w.'’\-]*|of|de|del|am|upon))*)",
         t,
     ):
         val = re.sub(r"^the\s+", "", m.group("val"))
         val = re.sub(r"\s+(?:of|de|del|am|upon)$", "", val)
         first = val.split()[0].lower().rstrip(".")
+        if re.match(r"from\b", m.group(0)):
+            # "grandmasters from Norway or India": a place the records come from; not a source or a
+            # venue ("papers from ICML 2022", "prices from Amazon": an acronym, a field word before)
+            before = re.findall(r"[a-z]+", t[: m.start()].lower())[-1:]
+            if (
+                not before
+                or singular(before[0]) in FIELD_WORDS
+                or val.split()[0].isupper()
+                or re.match(r"\s+\d", t[m.end() :])
+            ):
+                continue
         if (
             not free(*m.span())
             or first in _MONTHS
@@ -1248,8 +1328,32 @@ _TAIL_CONTAINERS = frozenset(
 )
 _LEAD = re.compile(
     r"^(?:(?:please|kindly|hey|hi|ok|so|now)[,\s]+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
+    r"(?:(?:can|could|may)\s+(?:i|we)\s+(?:please\s+)?(?:have|get|see|obtain)\s+)?"
     r"(?:(?:is|would)\s+it\s+(?:be\s+)?possible\s+(?:for\s+(?:you|me|us)\s+)?to\s+(?:have|get|see|collect|scrape|download|build|compile|gather|pull|fetch|extract|make|create)\s+)?"
     r"(?:(?:i|we)\s*(?:would like|['’]d like|need|want|wish|(?:am|are|['’]m|['’]re)\s+looking for)\s+(?:to\s+(?:have|get|see|collect|scrape|download|build|compile|gather|track|monitor|pull|fetch|extract)\s+)?)?",
+    re.I,
+)
+
+
+# A finite verb never belongs to a noun phrase: "Which dams are taller ...", "the permits that have ...".
+_FINITE = frozenset(
+    "are is were was have has had do does did can could will would should may might must".split()
+)
+# Particles and adverbs that open a post-modifier after a plural head: "cats up for adoption",
+# "programming languages first released after 2010", "stations currently open".
+_POST_PARTICLES = frozenset(
+    "up out first still currently now recently already ever also newly originally initially".split()
+)
+# A leading scope clause before the request: "In Q1 2024, which ...", "From this results page, collect
+# ...". One that counts the records ("For each park in Canada, I want ...") names them instead.
+_SCOPE_CLAUSE = re.compile(
+    r"^(?:in|during|for|from|since|over|across|throughout|within|on)\s+"
+    r"(?![^,;:?]*\b(?:each|every|all)\b)[^,;:?]{1,60}?,\s+(?=\S)",
+    re.I,
+)
+# "Turn this search result into a dataset of titles": the records are named after the container.
+_INTO_CONTAINER = re.compile(
+    r"^[a-z]+\s+[^,;:]{0,80}?\binto\s+(?:a|an|the|one)\s+(?:[a-z]+\s+)?(?P<c>[a-z]+)\s+of\s+(?P<rest>.+)",
     re.I,
 )
 
@@ -1258,6 +1362,14 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
     """The entity noun phrase (singular) and any field words written before it ("names and prices of
     all products" → product, [name, price])."""
     s = _LEAD.sub("", t.strip())
+    if (scope := _SCOPE_CLAUSE.match(s)) and not fields_first:
+        s = _LEAD.sub("", s[scope.end() :])
+        field_start = None if field_start is None else field_start - (len(t) - len(s))
+        if field_start is not None and field_start < 0:
+            field_start = None
+        t = s
+    if (into := _INTO_CONTAINER.match(s)) and into.group("c").lower() in CONTAINER_NOUNS:
+        return _entity(into.group("rest"), None, True)
     s = re.sub(r"^(?:only\s+)?(?:the\s+)?first\s+page\s+(?:only\s+)?(?:of\s+)?", "", s, flags=re.I)
     toks = [m for m in _WORDS.finditer(s)]
     i = 0
@@ -1302,6 +1414,10 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
             break
         if words and lw in _VERB_FIELDS and re.match(rf"\s+(?:{_CMP}|\d)", s[tok.end() :], re.I):
             break  # "vaccines cost less than 50 dollars"
+        if words and lw in _FINITE:
+            break  # "dams are taller than 150 m", "permits have a value over ..."
+        if words and lw in _POST_PARTICLES and singular(words[-1].lower()) != words[-1].lower():
+            break  # "cats up for adoption", "languages first released after 2010"
         if words and (
             lw in _DETERMINERS
             or lw in _TIME_WORDS
@@ -1353,12 +1469,24 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
                 len(cand) > 1
                 or singular(cand[0].split()[-1].lower()) in FIELD_WORDS
                 or ALL_FIELDS.fullmatch("all " + cand[0].lower())
+                or ALL_FIELDS.match("every " + cand[0].lower())
             )
             and not any(c.lower() in CONTAINER_NOUNS for c in cand)
+            # "the daily gold prices for the last 30 days": a time window, not the records
+            and not re.match(
+                r"(?:the\s+)?(?:last|past|next|previous|coming|first)\s+(?:\d+\s+|few\s+|"
+                + _NUM
+                + r"\s+)?"
+                + _UNIT
+                + r"\b",
+                m.group("rest").lstrip(),
+                re.I,
+            )
         ):
             sub, _ = _entity(m.group("rest"), None, True)
             if sub not in (None, "one", "them", "it"):
-                return sub, cand
+                # "every column the site has for the asteroids": all columns, of the records named after "for"
+                return sub, [] if ALL_FIELDS.match("every " + cand[0].lower()) else cand
             # "..., giving title and year for each one": the entity came first, the fields follow
     # "a list of X", "the table of X", "data on X", "information about X"
     m = re.match(
@@ -1565,7 +1693,8 @@ _OR_MORE = re.compile(
 
 
 _QUESTION = re.compile(
-    r"^(?:(?:and|so|ok|hey)[,\s]+)?(?:which|what|how\s+many|(?:are|is)\s+there(?:\s+any)?)\s+"
+    r"^(?P<scope>(?:in|during|for|since|over|across|throughout|within)\s+[^,?]{1,60},\s+)?"
+    r"(?:(?:and|so|ok|hey)[,\s]+)?(?:which|what|how\s+many|(?:are|is)\s+there(?:\s+any)?)\s+"
     r"(?:(?:are|were|is|was)\s+)?(?:(?:the|all(?:\s+the)?|a|an)\s+)?"
     r"(?P<body>[^?]{3,}?)\s*\?\s*(?P<tail>.*)$",
     re.I,
@@ -1598,6 +1727,27 @@ def _question(t: str) -> str:
     ).strip()
     if v := _QUESTION_VERB.match(body):
         body = f"{v.group('np')} with {body[v.end() :]}"
+    else:
+        # "What food festivals take place in Texas?": the first plural noun heads the records and a
+        # bare word after it is the question's verb ("... festivals that take place in Texas")
+        ws = body.split(" ")
+        for k, w in enumerate(ws[:-1]):
+            lw, nxt = w.lower(), ws[k + 1]
+            if not (w.isalpha() and w.islower()) or lw in BOUNDARY_WORDS or lw in _DETERMINERS:
+                continue
+            if singular(lw) != lw:
+                if (
+                    nxt.isalpha()
+                    and nxt.islower()
+                    and singular(nxt) == nxt
+                    and nxt not in BOUNDARY_WORDS | _DETERMINERS | _FINITE | _POST_PARTICLES
+                    and nxt not in FIELD_WORDS
+                    and not (_PARTICIPLE.fullmatch(nxt) or nxt in _IRREGULAR_PARTICIPLES)
+                    and not nxt.endswith(("ing", "ly"))
+                ):
+                    body = " ".join([*ws[: k + 1], "that", *ws[k + 1 :]])
+                break
+    scope = m.group("scope") or ""
     tail = m.group("tail").strip()
     cut = re.sub(
         r"(?:[,\s]+(?:please|thanks|thank you))+[.!]?$|[.!]$", "", _TAIL_LEAD.sub("", tail), flags=re.I
@@ -1608,13 +1758,20 @@ def _question(t: str) -> str:
         and all(len(x.split()) <= 4 and not re.search(r"\d", x) for x in items)
         and (len(items) > 1 or singular(items[0].split()[-1].lower()) in FIELD_WORDS)
     ):
-        return f"{body}, with {cut}"
-    return f"{body}. {tail}" if tail else body
+        return f"{scope}{body}, with {cut}"
+    return f"{scope}{body}. {tail}" if tail else f"{scope}{body}"
 
 
 def _clean(text: str) -> str:
     raw = unicodedata.normalize("NFC", text or "")
+    # "on https://... — name, founders, website": a dash before a list closing the sentence opens it
+    # like a colon; a spaced hyphen or en dash between words too ("10 - 20", "$5 - $10" stay ranges)
+    dash = r"(?:\s+[—―]\s+|(?<=[^\W\d])\s+[-–]\s+(?=[^\W\d]))"
+    raw = re.sub(dash + r"(?=[^,;:.!?—―]+(?:,[^,;:.!?—―]+)+[.!?]?\s*$)", ": ", raw)
     raw = re.sub(r"\s+[—―]\s+", ", ", raw)  # "papers — fields: ...": a clause break, not a range
+    raw = re.sub(r"(?<=[^\W\d])\s+[-–]\s+(?=[^\W\d])", ", ", raw)
+    # "price range ($ to $$$$) and neighborhood": a parenthesis inside a list is an aside
+    raw = re.sub(r"(?<=\w)\s*\([^(),]*\)(?=\s*(?:,|\band\b|\bor\b))", "", raw)
     # "a rating of 4 or more", "500 or fewer beds": the bound written after its number
     raw = _OR_MORE.sub(
         lambda m: (
