@@ -223,3 +223,9 @@ def test_the_stock_kind_needs_stock_evidence_beyond_prices():
     assert _p("Collect the daily diesel prices in Italy with station and price").kind != "stock"
     assert _p("From this search page for kettles, collect product name, price and rating").kind != "stock"
     assert _p("Get the daily closing prices of AAPL in 2024").kind == "stock"
+
+
+def test_a_possessor_with_its_determiner_is_a_determiner():
+    assert _ent("Make a table of this channel's 2019 videos: title, views and date") == "video"
+    assert _ent("Get the zoo's animals with name and species") == "animal"
+    assert _ent("Collect McDonald's restaurants in Ohio with address") == "mcdonald's restaurant"

@@ -1297,6 +1297,7 @@ def _value_feature(item: str) -> Filter | None:
 
 
 _DETERMINERS = frozenset("the a an all every each some any these those".split())
+_DEMONSTRATIVES = frozenset("this that these those the its their his her your my our".split())
 # Words that end the entity phrase: the generic boundaries, and "off"/"near"-like place prepositions.
 _ENTITY_STOP = BOUNDARY_WORDS | {
     "off",
@@ -1399,9 +1400,21 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
             break
     words: list[str] = []
     start = toks[i].start() if i < len(toks) else len(s)
+    possessed = False
     for tok in toks[i:]:
         w = tok.group(0)
         lw = w.lower()
+        if (
+            lw.endswith(("'s", "’s"))
+            and len(lw) > 2
+            and ((not words and seen_det) or (len(words) == 1 and words[0].lower() in _DEMONSTRATIVES))
+        ):
+            # "this podcast's 2011 episodes", "the museum's paintings": a possessor with its determiner
+            # is a determiner; the records follow it (a year after it dates them)
+            words, possessed = [], True
+            continue
+        if possessed and not words and re.fullmatch(r"(?:19|20)\d\d", lw):
+            continue
         if (
             not words
             and lw in BOUNDARY_WORDS
