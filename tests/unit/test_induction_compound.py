@@ -111,3 +111,13 @@ def test_bar_separated_pieces_of_a_cell_are_candidates():
     cands = with_parts(t, _table_candidates(t))
     pieces = {tuple(c.values) for c in cands}
     assert ("3 bd", "2 bd", "4 bd") in pieces and ("1,450 sqft", "980 sqft", "2,100 sqft") in pieces
+
+
+def test_a_bare_leading_number_is_no_rank_piece():
+    rows = "".join(
+        f"<tr><td>{a}</td><td>{p}</td></tr>"
+        for a, p in [("12 Elm St", "$389,900"), ("4 Oak Rd", "$224,500"), ("9 Pine Ct", "$615,000")]
+    )
+    html = f"<table><tr><th>Address</th><th>Price</th></tr>{rows}</table>"
+    (t,) = tables(parse(html))
+    assert ("12", "4", "9") not in {tuple(c.values) for c in with_parts(t, _table_candidates(t))}

@@ -468,7 +468,9 @@ def _locator(table: Any, head: list[Any], all_tables: list[Any], row_labels: lis
 # A cell may print several values: lines split by <br> ("Name<br>Street, Town<br>Phone: ..."), a rank
 # before and a year in parentheses after a title ("1. The Glass Orchard (1994)"), pieces between bars
 # ("3 bd | 2 ba | 1,450 sqft"). Each piece that recurs in every record is one more candidate value.
-_LEAD = re.compile(r"^#?(\d{1,5})[.)]?\s+(?=\S)")
+# a rank is marked ("1.", "1)", "#1"): a bare leading number is a house number, a model year, a count
+_RANK = r"^(?:#|(?=\d{1,5}[.)]))(\d{1,5})[.)]?\s+"
+_LEAD = re.compile(_RANK + r"(?=\S)")
 _PAREN = re.compile(r"\s*\(([^()]{1,40})\)$")
 _LINE_LABEL = re.compile(r"^([^\W\d_][\w .#/-]{0,24}?)\s*:\s*(\S.*)$")
 _MAX_PARTS = 6
@@ -544,8 +546,8 @@ def _text_parts(t: Table, i: int) -> list[tuple[dict[str, Any], list[str]]]:
         return []
     pats = []
     if lead:
-        pats.append(r"^#?(\d{1,5})[.)]?\s+\S")
-    mid = (r"^(?:#?\d{1,5}[.)]?\s+)?" if lead else r"^") + (
+        pats.append(_RANK + r"\S")
+    mid = (r"^(?:(?:#|(?=\d{1,5}[.)]))\d{1,5}[.)]?\s+)?" if lead else r"^") + (
         r"(.*?\S)\s*\([^()]{1,40}\)$" if paren else r"(.*\S)"
     )
     pats.append(mid)
