@@ -140,3 +140,21 @@ def test_an_authorization_header_with_its_own_scheme_word() -> None:
     )
     docs = read_api_docs(page, PAGE)
     assert docs.auth is not None and docs.auth.headers() == {"Authorization": "Token 9f8e7d6c5b4a3f2e1d0c"}
+
+
+def test_openapi_server_variables_take_their_defaults() -> None:
+    spec = {
+        "openapi": "3.0.1",
+        "servers": [
+            {
+                "url": "https://{region}.example.org/{version}",
+                "variables": {
+                    "region": {"default": "api"},
+                    "version": {"default": "v2", "enum": ["v1", "v2"]},
+                },
+            }
+        ],
+        "paths": {"/stations": {"get": {}}},
+    }
+    docs = read_openapi(spec, "https://www.example.org/openapi.json")
+    assert docs.endpoints == ["https://api.example.org/v2/stations"]

@@ -221,7 +221,11 @@ def read_openapi(obj: Any, doc_url: str) -> ApiDocs:
     base = doc_url
     servers = obj.get("servers")
     if isinstance(servers, list) and servers and isinstance(servers[0], dict) and servers[0].get("url"):
-        base = urljoin(doc_url, str(servers[0]["url"]).rstrip("/") + "/")
+        server = str(servers[0]["url"])
+        for name, var in (servers[0].get("variables") or {}).items():  # "https://{region}.x.org/{v}"
+            if isinstance(var, dict) and var.get("default") is not None:
+                server = server.replace("{" + str(name) + "}", str(var["default"]))
+        base = urljoin(doc_url, server.rstrip("/") + "/")
     elif obj.get("host") or obj.get("basePath"):
         scheme = urlsplit(doc_url).scheme
         host = obj.get("host") or urlsplit(doc_url).netloc
