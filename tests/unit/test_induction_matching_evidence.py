@@ -185,3 +185,18 @@ def test_a_record_name_may_carry_a_model_year():
     got = assign(["vehicle", "engine", "fuel_economy"], cands, entity="used car")
     assert got["vehicle"].candidate.label == "modell"
     assert got["fuel_economy"].candidate.label == "verbrauch"
+
+
+def test_a_short_abbreviation_of_one_meaning_of_the_word():
+    """ "open" is opening hours or an opening price; "O" is the usual abbreviation of the price, and the
+    values are prices: the column serves "open". A rival with the word's first meaning still wins."""
+    cands = [
+        _c("Date", ["Apr 15, 2019", "Apr 16, 2019", "Apr 17, 2019", "Apr 18, 2019"]),
+        _c("O", ["156.66", "156.05", "158.07", "156.59"]),
+        _c("High", ["156.91", "157.80", "158.69", "158.18"]),
+    ]
+    got = assign(["trading_day", "open", "high"], cands)
+    assert got["open"].candidate.label == "O"
+    rank = _c("Rk", ["1", "2", "3", "4", "5"])
+    pos = _c("Pos", ["G", "F", "C", "G", "F"])
+    assert assign(["position"], [rank, pos])["position"].candidate is pos

@@ -442,7 +442,7 @@ def _score(
     if prof.constant and ns < 0.9 and not labelled:
         return 0.0, "constant over all records (template text)", ""
     short = text and len(re.sub(r"[^a-z0-9]", "", lx.fold(text))) <= 2
-    if how.endswith("abbrev") and short and ta <= 0:
+    if how.endswith("abbrev") and short and ta <= 0 and not _abbrev_fits(requested, text, prof):
         return 0.0, f"{why}: a one- or two-letter label needs values of the field's type", ""
     if ns < 0.3:
         return 0.0, why, ""
@@ -470,6 +470,15 @@ def _values_name(requested: str, prof: vt.Profile, values: list[Any]) -> float:
     if keys and sum(1 for h in heads if lx.concept_keys(h) & keys) >= 0.8 * len(heads):
         return 0.6
     return 0.0
+
+
+def _abbrev_fits(requested: str, label: str, prof: vt.Profile) -> bool:
+    """True when a short label is the usual abbreviation of one meaning of the field's word and the
+    values have that meaning's type: "O" over prices for "open" (an opening price, though "open" may
+    also be opening hours). The field's other meaning still sets the score's type term."""
+    rkeys = lx.concept_keys(requested)
+    bare = re.sub(r"[^a-z0-9]", "", lx.fold(label))
+    return any(c.key in rkeys and vt.fit(c.family, prof) > 0 for c in lx.abbrev_concepts(bare))
 
 
 def _unit_rivals(
