@@ -166,6 +166,8 @@ ING_NOUNS = frozenset(
 def singular(word: str) -> str:
     """English singular of one word (lower case in, lower case out)."""
     w = word.lower()
+    if re.fullmatch(r"[A-Z]{2,}s", word):
+        return w[:-1]  # an acronym plural: "GPUs", "CPUs", "ATMs" (not the "-us" of "campus")
     if w in _IRREGULAR:
         return _IRREGULAR[w]
     if w in UNCOUNTABLE or len(w) <= 3 or w.endswith(("ss", "us", "is")) or w in _ICS_SINGULAR:

@@ -229,3 +229,50 @@ def test_a_possessor_with_its_determiner_is_a_determiner():
     assert _ent("Make a table of this channel's 2019 videos: title, views and date") == "video"
     assert _ent("Get the zoo's animals with name and species") == "animal"
     assert _ent("Collect McDonald's restaurants in Ohio with address") == "mcdonald's restaurant"
+
+
+def test_an_equality_value_runs_to_the_end_of_its_clause():
+    # a named value keeps its inner comma, "&" and hyphen; a place list still splits
+    assert _filters("Get all colleges with institution type Public, 4-Year or Above, with name and city") == [
+        ("institution_type", "eq", "Public, 4-Year or Above")
+    ]
+    assert _filters("Get all shops with category Home & Garden including name and phone") == [
+        ("category", "eq", "Home & Garden")
+    ]
+    assert _filters("Films, Mystery & Suspense only: title and director") == [
+        ("*", "eq", "Mystery & Suspense")
+    ]
+    assert _filters("Fetch each college whose institution type is Private for-profit: name, website") == [
+        ("institution_type", "eq", "Private for-profit")
+    ]
+    assert _filters("List the breweries in Oregon, Maine and Vermont with name and city") == [
+        ("location", "in", "['Oregon', 'Maine', 'Vermont']")
+    ]
+
+
+def test_an_acronym_after_a_quantifier_is_no_ticker():
+    assert _p("Every CPU launched in 2023 with name, cores and base clock").kind != "stock"
+    assert _p("Find every ATM in Lisbon with bank and address").kind != "stock"
+    assert _p("Collect all REITs with a dividend yield above 5% with ticker, name and sector").kind != "stock"
+    assert _p("Get AAPL and MSFT ticker daily closing prices for 2024").kind == "stock"
+
+
+def test_a_counted_noun_after_the_number_is_the_field():
+    assert _filters("Which bowlers took more than 300 wickets? List bowler and country") == [
+        ("wicket", "ge", "300")
+    ]
+    assert _filters("Which goalkeepers kept more than 100 clean sheets? List name and club") == [
+        ("clean_sheet", "ge", "100")
+    ]
+    assert _filters("Which index funds have a five-year return above 8%? Fund name and issuer") == [
+        ("five_year_return", "ge", "8")
+    ]
+    assert _filters("Get every football player from Brazil with name and club") == [
+        ("location", "eq", "Brazil")
+    ]
+
+
+def test_an_acronym_plural_is_singularised():
+    assert _ent("I'm looking for GPUs under 500 dollars: model, memory, TDP") == "gpu"
+    assert _ent("List the CPUs from 2020 with name") == "cpu"
+    assert _ent("Get all campus events with name") == "campus event"

@@ -58,7 +58,7 @@ NOT_TICKERS = (
 )
 
 _STOCK_WORDS = (
-    r"\b(?:stocks?|shares|share prices?|equit(?:y|ies)|tickers?|ohlcv?|trading days?|market data|"
+    r"\b(?:stocks?|shares|share prices?|equit(?:y|ies)|ohlcv?|trading days?|market data|"
     r"s&p\s*500|sp500|s&p|nasdaq|nyse)\b"
 )
 _PRICE_WORDS = r"\b(?:daily prices?|closing prices?|prices?|quotes?)\b"
@@ -155,7 +155,17 @@ class StockKind(RecordKind):
     def detect(self, ctx: Context) -> float:
         if ctx.has(_STOCK_WORDS):
             return 80.0
-        tickers = find_tickers(ctx.text, ctx.date_spans)
+        # an acronym after a quantifier names a class of things ("every GPU", "all ETFs", "each ATM"),
+        # not one company's shares: upper case alone is no ticker evidence
+        tickers = [
+            t
+            for t in find_tickers(ctx.text, ctx.date_spans)
+            if not re.search(rf"\b(?:every|each|all|any)\s+{re.escape(t)}s?\b", ctx.text, re.I)
+        ]
+        # "ticker" asked as a field ("ETFs with ticker, name and issuer") is stock evidence only with a
+        # named ticker or a price series
+        if ctx.has(r"\btickers?\b") and (tickers or ctx.has(_PRICE_WORDS)):
+            return 80.0
         # "daily fuel prices", "grinder prices": a word before "price" that does not qualify a price
         # series names what is priced; without a ticker that is no stock evidence
         series = {"daily", "weekly", "monthly", "hourly", "intraday", "closing", "close", "opening", "open"}

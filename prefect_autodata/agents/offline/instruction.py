@@ -511,7 +511,7 @@ _NESTED_TRIGGER = re.compile(
 )
 # "with genre Comedy drama", "with type Proprietary": a lower-case field word, then a capitalised value.
 _VALUE_FEATURE = re.compile(
-    r"(?P<field>[a-z][a-z]{1,20}(?: [a-z]{2,20})?) (?P<value>[A-Z][\w&'.-]*(?: [\w&'.-]+){0,4})"
+    r"(?P<field>[a-z][a-z]{1,20}(?: [a-z]{2,20})?) (?P<value>[A-Z][\w&'.-]*(?:,? [\w&'.-]+){0,4})"
 )
 # Abbreviations that finish a field's name ("win PCT", "points AVG", "record ID"), never a value.
 _FIELD_ABBREVIATIONS = frozenset("pct avg no num nr id url pts max min qty amt yr dt ct pc std".split())
@@ -553,7 +553,7 @@ _CLAUSE_END = re.compile(
     r"(?<!date )(?<!time )(?<!day )(?:listed|posted|published|shown|available)(?=\s+(?:on|in|at|from|by|since|after|before|between|"
     r"during|under|over|to|for|via|this|last|the|a|an|now|online|\d)\b|\s*[.,;:!?]|\s*$)|"
     r"each|every|per(?=\s+(?:the|a|an|each|every|page)\b)|across|within|via|into|"
-    r"to(?!\s+[a-z]{3,}(?=\s*(?:,|\band\b|\bor\b|$|[.;!?])))|by|over|under|above|below|"
+    r"to(?!\s+[a-z]{3,}(?=\s*(?:,|\band\b|\bor\b|$|[.;!?])))|by|(?-i:over|under|above|below)|"
     r"whenever|then|(?-i:so)|if|as a|as an|and (?:save|store|load|put|write|export|land|run|refresh|update)|"
     r"(?:every|each)\s+(?:day|week|month|hour|weekday|morning|night))\b(?!-)|\.(?!\d)|[;:!?()]|$",
     re.I,
@@ -888,7 +888,8 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             spans.append(m.span())
     for m in re.finditer(
         rf"(?:(?P<verb>priced|costing|costs?|rated|paying|pays?|earning|earns?|weighing|weighs?|aged|scoring|cheaper|older|younger|taller)\s+|"
-        rf"\b(?P<field>[a-z]+(?:\s+[a-z]+)?)\s+(?:(?P<conn>is|are|of)\s+)?)?{_CMP}\s+{_NUMV}(?:\s+(?P<noun>{_NOUN}))?",
+        # "a five-year return above 8%": a hyphenated modifier is a word of the field's name
+        rf"\b(?P<field>[a-z]+(?:-[a-z]+)?(?:\s+[a-z]+)?)\s+(?:(?P<conn>is|are|of)\s+)?)?{_CMP}\s+{_NUMV}(?:\s+(?P<noun>{_NOUN}))?",
         t,
         re.I,
     ):
@@ -913,6 +914,17 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         cut = max((i + 1 for i, w in enumerate(words) if w in BOUNDARY_WORDS), default=0)
         words = [w for w in words[cut:] if w not in LEAD_MODIFIERS and w not in ("is", "are")]
         noun = (m.group("noun") or "").lower()
+        # "kept more than 100 clean sheets", "hit over 40 home runs": a singular word, then a plural
+        # noun, is one counted noun of two words
+        if (
+            noun
+            and singular(noun) == noun
+            and noun not in BOUNDARY_WORDS | _UNIT_WORDS
+            and (nxt := re.match(r"\s+([a-z]{3,})\b", t[m.end() :]))
+            and singular(nxt.group(1)) != nxt.group(1)
+            and nxt.group(1) not in BOUNDARY_WORDS
+        ):
+            noun = f"{noun} {singular(nxt.group(1))}"
         dim = _dimension(t[m.start("val") : m.end() + 12])
         if (
             words
@@ -922,6 +934,18 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         ):
             # "players scored over 2000 points", "flats rented under 900 euros": the words after the
             # number say what is compared, not the verb ("founded before 1500" keeps its verb)
+            words = []
+        elif (
+            len(lead := (m.group("field") or "").lower().split()) >= 2
+            and words == lead[-1:]
+            and (singular(lead[-2]) != lead[-2] or lead[-2] in ("that", "who", "which"))
+            and words[-1] not in FIELD_WORDS | ATTRIBUTE_NOUNS
+            and singular(words[-1]) == words[-1]
+            and noun
+            and noun not in BOUNDARY_WORDS | _UNIT_WORDS
+        ):
+            # "bowlers (that) took more than 300 wickets": a plural subject or a relative pronoun, its
+            # verb, then the counted noun
             words = []
         if not field:
             if len(words) >= 2 and singular(words[-2]) == words[-2] and words[-2] not in _VERB_FIELDS:
@@ -976,13 +1000,23 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         r"\b(?:where|whose|with)\s+(?:the\s+)?(?P<field>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|equals|=|being)\s+"
         r"(?P<val>\"[^\"]+\"|'[^']+'|(?:[<>≤≥]\s?)?[A-Z0-9][\w.\-/'’&+]*"
         r"(?:(?:\s+|,\s+|\s*[=:]\s+)(?:[A-Z0-9][\w.\-/'’&+]*|[a-z]+-[\w\-]+|or|and|of|&)"
-        r"(?=[\s,?!.;)]|$))*|[\w.\-]+)",
+        r"(?=[\s,?!.;:)]|$))*|[\w.\-]+)",
         t,
     ):
         if free(*m.span()):
             val = re.sub(r"(?:[\s,]+(?:or|and|of|&))+$", "", m.group("val").strip("\"'")).rstrip(".")
             out.append(Filter(field=normalize_name(m.group("field")), op="eq", value=val))
             spans.append((m.start(), m.start("val") + len(val)))
+    # "the universities with type Proprietary — fields: ...": a field word and its named value, closed
+    # by the dash or colon that opens the field list
+    for m in re.finditer(
+        r"\bwith\s+(?:the\s+)?(?P<field>[a-z]+(?:\s+[a-z]+)?)\s+(?P<val>[A-Z][\w'’&.-]*(?:\s+[A-Z][\w'’&.-]*)*)"
+        r"(?=\s*[—–:]|\s+-\s)",
+        t,
+    ):
+        if free(*m.span()) and m.group("field").split()[-1] in ATTRIBUTE_NOUNS | FIELD_WORDS:
+            out.append(Filter(field=normalize_name(m.group("field")), op="eq", value=m.group("val")))
+            spans.append(m.span())
     for m in re.finditer(
         r"\b(?:whose\s+|where\s+(?:the\s+|its\s+|their\s+)?)(?P<field>[a-z]+(?:\s+[a-z]+)?)\s+"
         r"(?:contains?|includes?|mentions?|has)\s+(?:the\s+(?:word|term|phrase)\s+)?"
@@ -1020,7 +1054,7 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         # "only Public 2-year": a word of digits and letters ("2-year", "4WD") continues the value
         r"\bonly\s+(?:the\s+)?(?P<val>[A-Z][\w&'’./-]*(?:\s+(?:[A-Z]|\d+-?[A-Za-z])[\w&'’./-]*)*)"
         r"(?:\s+(?P<noun>[a-z]{3,})(?:\s+(?P<noun2>[a-z]{3,})(?=\s*[:,;.?!(]|\s*$))?)?"
-        r"|(?:^|(?<=,)|(?<=\s))(?P<val2>[A-Z][\w&'’./-]*(?:\s+(?:[A-Z]|\d+-?[A-Za-z])[\w&'’./-]*)*)\s+only\b",
+        r"|(?:^|(?<=,)|(?<=\s))(?P<val2>[A-Z][\w&'’./-]*(?:(?:\s+&)?\s+(?:[A-Z]|\d+-?[A-Za-z])[\w&'’./-]*)*)\s+only\b",
         t,
     ):
         if not free(*m.span()):
@@ -1115,7 +1149,7 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         out.append(Filter(field=field, op="eq", value=val))
         spans.append((m.start("val"), m.start("val") + len(val)))
     for m in re.finditer(
-        r"\b(?:in|near|around|across|throughout|(?<=[a-z]s\s)from|(?:departing|leaving|flying|originating|shipping|arriving)\s+(?:from|at|in))\s+(?P<val>(?:the\s+)?[A-Z][\w.'’\-]*(?:\s+(?:[A-Z][\w.'’\-]*|of|de|del|am|upon))*)",
+        r"\b(?:in|near|around|across|throughout|(?<=[a-z]\s)from|(?:departing|leaving|flying|originating|shipping|arriving)\s+(?:from|at|in))\s+(?P<val>(?:the\s+)?[A-Z][\w.'’\-]*(?:\s+(?:[A-Z][\w.'’\-]*|of|de|del|am|upon))*)",
         t,
     ):
         val = re.sub(r"^the\s+", "", m.group("val"))
@@ -1125,8 +1159,14 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             # "grandmasters from Norway or India": a place the records come from; not a source or a
             # venue ("papers from ICML 2022", "prices from Amazon": an acronym, a field word before)
             before = re.findall(r"[a-z]+", t[: m.start()].lower())[-1:]
+            # after a plural noun, or a singular one a quantifier opens ("every cricket player from
+            # Australia")
+            counted = bool(before) and (
+                before[0].endswith("s")
+                or re.search(r"\b(?:every|each|any)\s+(?:[a-z]+\s+){0,3}$", t[: m.start()].lower())
+            )
             if (
-                not before
+                not counted
                 or singular(before[0]) in FIELD_WORDS
                 or val.split()[0].isupper()
                 or re.match(r"\s+\d", t[m.end() :])
@@ -1210,8 +1250,10 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
                 continue
             if re.search(r",\s*(?:and|or)\s|,.*\sand\s", chunk):
                 # "make & model, cost, and mileage": "&" joins one field's words when the list ends with "and"
-                chunk = re.sub(r"\b(\w+) & (\w+)\b", r"\1&\2", chunk)
-            raw = [x for x in _LIST_SPLIT.split(chunk) if x.strip()]
+                # ("category Home & Garden": capitalised words joined by "&" are one named value)
+                chunk = re.sub(r"\b([a-z]\w*) & ([a-z]\w*)\b", r"\1&\2", chunk)
+            chunk = _keep_values_whole(chunk)
+            raw = [x.replace(_COMMA, ",").replace(_AMP, "&") for x in _LIST_SPLIT.split(chunk) if x.strip()]
             if re.match(r"(?:i|we)\b", m.group(0), re.I):
                 # a wish lists fields only as a list of short singular names ("..., I want the name,
                 # province and area"); "In 1993, we need the team pitching seasons" names the records
@@ -1286,9 +1328,31 @@ def _split_feature(item: str) -> list[str]:
     return [item]
 
 
+_COMMA, _AMP = "\x00", "\x01"
+# "institution type Public, 4-Year or Above", "category Home & Garden": a field word, then a named
+# value whose capitalised words (or "4-Year"-like words) go on past a comma or "&" to the end of the item
+_WHOLE_VALUE = re.compile(
+    r"(?:^|(?<=,))\s*[a-z][a-z]{1,20}(?: [a-z]{2,20})? [A-Z][\w'.-]*"
+    r"(?:(?:,\s*|\s+(?:or|and|&)\s+|\s+)(?:[A-Z][\w'.-]*|\d+-[A-Za-z]+))+(?=\s*,|\s*$|\s+(?:with|including|listing|giving|showing|containing)\s)"
+)
+
+
+def _keep_values_whole(chunk: str) -> str:
+    """Mask the commas and "&" inside a named value of a field list so the list split keeps it whole."""
+
+    def mask(m: re.Match[str]) -> str:
+        text = m.group(0)
+        if not re.search(r",\s*(?:[A-Z]|\d+-)|\s&\s", text) or re.search(r",\s*(?:and|or)\s", text):
+            return text
+        return text.replace(",", _COMMA).replace("&", _AMP)
+
+    return _WHOLE_VALUE.sub(mask, chunk)
+
+
 def _value_feature(item: str) -> Filter | None:
     """ "genre Comedy drama" → genre eq "Comedy drama": a field word written with the value it must have."""
-    m = _VALUE_FEATURE.fullmatch(item.strip())
+    # "with type Proprietary — fields: name, ...": a dash closes the value (a list opens after it)
+    m = _VALUE_FEATURE.fullmatch(re.sub(r"\s+[—–-]\s+.*$", "", item.strip()))
     if m is None or set(m.group("field").split()) & _FEATURE_STOP:
         return None
     if m.group("value").isupper() and m.group("value").lower() in FIELD_WORDS | _FIELD_ABBREVIATIONS:
@@ -1581,7 +1645,7 @@ def _noun(words: list[str]) -> str | None:
     if not ws or all(w.lower() in _VAGUE for w in ws) or ws[-1].lower() in ("stats", "stuff", "things"):
         return None  # "Collect stats", "Chicago stats": no kind of record named
     phrase = [w.lower() if not w.isupper() or len(w) == 1 else w for w in ws]
-    phrase[-1] = singular(phrase[-1]) if not ws[-1].isupper() else ws[-1]
+    phrase[-1] = singular(ws[-1]) if not ws[-1].isupper() else ws[-1]  # "GPUs" -> gpu
     return " ".join(phrase)
 
 
