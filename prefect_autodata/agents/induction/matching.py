@@ -35,7 +35,7 @@ import functools
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rapidfuzz import fuzz
@@ -129,6 +129,19 @@ def _property_of(r: str, lab: str) -> bool:
         return False  # "phone number" is a phrase for the phone itself
     hf, rf = lx.family(h), lx.family(r)
     return hf is not None and hf != rf
+
+
+def _values_refute_property(requested: str, label: str, prof: vt.Profile, ta: float) -> bool:
+    """True when values under a label read as a property of the field ("price color", "rating
+    class") are of the field's own typed family (money, a number, a date) and not of the family of the
+    label's head word: the head then qualifies the field (a style class, a display variant), and the
+    label names the field. A text-like field ("institution type", "team id") is never rescued: its
+    values tell nothing against the property reading."""
+    fam = expected_type(requested)
+    if fam in _TEXTISH or ta <= 0:
+        return False
+    hf = lx.family(lx.head(normalise(label)))
+    return hf is None or (hf != fam and vt.fit(hf, prof) <= 0)
 
 
 def _direct(r: str, lab: str) -> tuple[float, str]:
@@ -254,7 +267,9 @@ class Candidate:
     ``doc`` is the documented meaning of the column when the source states one (a docs table row
     "vhc — Make & model", a tooltip, a title attribute); ``aliases`` are further texts naming it (a
     JSON key beside its display label); ``position`` its index among its siblings (a column's
-    order in a text line), used to break ties between columns alike in type.
+    order in a text line), used to break ties between columns alike in type. A piece of a compound
+    cell keeps the ``whole`` cell it was cut from; ``main_piece`` marks the text piece that carries the
+    column's label ("Title" over "Fancy Pants (1950)": "Fancy Pants").
     """
 
     label: str | None
@@ -268,6 +283,8 @@ class Candidate:
     doc: str | None = None
     aliases: list[str] = field(default_factory=list)
     position: int | None = None
+    whole: Candidate | None = field(default=None, repr=False, compare=False)
+    main_piece: bool = False
 
     @property
     def fill(self) -> float:
@@ -416,6 +433,9 @@ def _score(
     if rn in IDENTITY and cand.identity and ns < 0.7:
         ns, how, why = 0.7, "identity", f"{why}; the record's own name ({cand.origin})"
     ta = vt.fit(expected_type(requested), prof)
+    if how.endswith("property") and text and _values_refute_property(requested, text, prof, ta):
+        ns, how = 0.7, "name"  # "price_color" over £12.99: the values are prices, not colours
+        why = f"{why}; its values are the field's type, not its head word's"
     if ns < 0.5 and expected_type(requested) == "year" and prof.kind in ("date", "datetime"):
         if any(c.family in ("date", "datetime") for t, _, _ in cand.texts() for c, _ in lx.concepts_of(t)):
             ns, how = 0.5, "part"  # the year asked is the year of the date the page shows
@@ -675,7 +695,25 @@ def assign(
         r, j = named
         why = "one different short word value per record: the record's name"
         out[r] = Match(r, candidates[j], threshold, why, "identity")
+    _whole_when_pieces_unused(candidates, out)
     return {r: out[r] for r in requested if r in out}
+
+
+def _whole_when_pieces_unused(candidates: list[Candidate], out: dict[str, Match]) -> None:
+    """The labelled text piece of a compound cell ("Fancy Pants" of "Fancy Pants (1950)" under "Title")
+    stands for the column only because its other pieces (the year, a rank) are fields of their own.
+    When no requested field takes any of them, the cell is read whole, as the page gives it."""
+    taken = {id(m.candidate) for m in out.values()}
+    for r, m in list(out.items()):
+        piece, whole = m.candidate, m.candidate.whole
+        if whole is None or not piece.main_piece:
+            continue
+        others = [c for c in candidates if c.whole is whole and c is not piece]
+        if not others or any(id(c) in taken for c in others):
+            continue
+        cand = replace(whole, label=piece.label, anchor=piece.anchor, identity=piece.identity, whole=None)
+        why = f"{m.why}; read whole (no requested field takes its other pieces)"
+        out[r] = Match(r, cand, m.score, why, m.evidence)
 
 
 def _name_by_values(

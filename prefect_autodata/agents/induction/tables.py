@@ -563,6 +563,19 @@ def _text_parts(t: Table, i: int) -> list[tuple[dict[str, Any], list[str]]]:
     return parts
 
 
+def _own_element(t: Table, i: int, vals: list[str]) -> bool:
+    """True when the page sets a piece of column ``i`` apart as an element of its own in most cells
+    (the title in its ``<a>``, the year in a ``<span>``): then the piece is a value as published,
+    whatever fields take the rest. One text node ("Fancy Pants (1950)") is published whole."""
+    cells = [(_cells(tr) + [None] * (i + 1))[i] for tr in t.body]
+    own = []
+    for c, v in zip(cells, vals, strict=False):
+        if c is None or not v:
+            continue
+        own.append(any(clean(cell_text(e)) == v for e in c.iterdescendants() if isinstance(e.tag, str)))
+    return bool(own) and _mostly(own, 0.8)
+
+
 def _grab(pattern: str, value: str) -> str:
     m = re.search(pattern, value)
     return clean(m.group(1)) if m else ""
@@ -614,6 +627,8 @@ def with_parts(t: Table, cands: list[Any]) -> list[Any]:
                     and len(set(vals)) == len(vals),
                     anchor=0.7 if label else 0.3,
                     notes=[f"piece {k + 1} of {len(parts)} of column {i + 1}"],
+                    whole=whole,
+                    main_piece=k == main and not _own_element(t, i, vals),
                 )
             )
         if main is not None:
