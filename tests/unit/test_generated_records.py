@@ -211,7 +211,12 @@ def test_demo_summary_names_the_records(no_shared):
 def test_no_outside_data_is_committed():
     files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     data_files = [f for f in files.splitlines() if re.search(r"\.(parquet|csv|feather|arrow)$", f, re.I)]
-    assert data_files == []
+    # A hand-written held-out page may offer a small invented CSV download beside its table
+    # (tests/data/wild3/opendata_playgrounds): a fixture of a few rows, never a dataset.
+    fixtures = [
+        f for f in data_files if re.match(r"tests/data/wild\d*/", f) and (ROOT / f).stat().st_size <= 4096
+    ]
+    assert [f for f in data_files if f not in fixtures] == []
     assert not (ROOT / "prefect_autodata" / "sandbox" / "data").exists()
 
 
