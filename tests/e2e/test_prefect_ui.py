@@ -50,11 +50,16 @@ def collected(prefect_worker, prefect_env, sandbox_url, tmp_path):
 
 
 def _ui_quick_run(base: str, deployment: str, shot: Path) -> str:
-    """Drive the Prefect UI: Deployments -> the deployment -> Run -> Quick run -> wait for Completed."""
+    """Drive the Prefect UI: Deployments -> the deployment -> Run -> Quick run -> wait for Completed.
+
+    The "Flow run created" toast is transient (on a loaded machine it can come and go between two polls,
+    or the dialog's Run click can land while the form still loads), so the new flow run is read from the
+    server the UI talks to, and the UI's own flow-run page shows its final state."""
     from playwright.sync_api import sync_playwright
 
     from prefect_autodata.runtime.browser import launch_chromium
 
+    before = _flow_run_ids(deployment)
     with sync_playwright() as pw:
         browser = launch_chromium(pw)
         try:
@@ -69,20 +74,17 @@ def _ui_quick_run(base: str, deployment: str, shot: Path) -> str:
             # run_collector has required parameters: the UI confirms them (prefilled from the deployment)
             # (older UIs start the run at once); on a loaded machine either can take a while to appear
             dialog = page.get_by_role("dialog")
-            toast = page.get_by_text("Flow run created").first
-            for _ in range(240):
-                if toast.is_visible():
+            new: list[str] = []
+            for i in range(480):
+                new = [r for r in _flow_run_ids(deployment) if r not in before] if i % 4 == 0 else new
+                if new:
                     break
-                if dialog.is_visible():
+                if dialog.is_visible() and i % 20 == 0:  # (again every 5 s while the dialog stays open)
                     dialog.get_by_role("button", name="Run", exact=True).click()
-                    toast.wait_for()
-                    break
                 page.wait_for_timeout(250)
-            else:
-                raise AssertionError("Quick run neither asked for parameters nor created a flow run")
-            page.get_by_role("button", name="View run").first.click()
-            page.wait_for_url(re.compile(r".*/runs/flow-run/[0-9a-f-]{36}.*"))
-            flow_run_id = re.search(r"/runs/flow-run/([0-9a-f-]{36})", page.url).group(1)
+            assert len(new) == 1, f"Quick run created {len(new)} flow runs of {deployment}"
+            flow_run_id = new[0]
+            page.goto(f"{base}/v2/runs/flow-run/{flow_run_id}", wait_until="networkidle")
             state = page.get_by_text(re.compile(r"^(Completed|Failed|Crashed)$")).first
             state.wait_for(timeout=180_000)
             final = state.inner_text()
@@ -91,6 +93,17 @@ def _ui_quick_run(base: str, deployment: str, shot: Path) -> str:
             return flow_run_id
         finally:
             browser.close()
+
+
+def _flow_run_ids(deployment: str) -> list[str]:
+    """The ids of the flow runs of ``run_collector/<deployment>`` the server knows."""
+    from prefect import get_client
+    from prefect.client.schemas.filters import DeploymentFilter, DeploymentFilterId
+
+    dep = _deployment(f"run_collector/{deployment}")
+    with get_client(sync_client=True) as client:
+        runs = client.read_flow_runs(deployment_filter=DeploymentFilter(id=DeploymentFilterId(any_=[dep.id])))
+    return [str(r.id) for r in runs]
 
 
 def test_collect_then_quick_run_from_the_ui_lands_rows_with_lineage(
