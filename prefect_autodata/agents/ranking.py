@@ -388,33 +388,34 @@ def alike_of(ranked: list[Measured], tied: list[Measured] | None = None) -> list
     of records and the request names nothing (a filter value, a field) that one of them lacks."""
     if not ranked or not ranked[0].measure.honest:
         return []
-    top, seen = ranked[0], {site_of(ranked[0].candidate)}
-    skip = {id(m) for m in tied or []}
-    out = []
-    for m in ranked[1:]:
-        site = site_of(m.candidate)
-        if site in seen:
-            continue
-        seen.add(site)
-        if id(m) in skip or not m.measure.honest or m.measure.table:
-            continue
-        if set(top.measure.good) <= set(m.measure.good):
-            out.append(m)
-    return out
+    top, skip = ranked[0], {id(m) for m in tied or []}
+    return [
+        m
+        for m in _best_of_other_sites(ranked)
+        if id(m) not in skip
+        and m.measure.honest
+        and not m.measure.table
+        and set(top.measure.good) <= set(m.measure.good)
+    ]
 
 
 def ties_of(ranked: list[Measured]) -> list[Measured]:
     """The best measured table of each other site that measured exactly as the first (honest, score)."""
     if not ranked or not ranked[0].measure.honest:
         return []
-    top, seen = ranked[0], {site_of(ranked[0].candidate)}
-    out = []
+    top = ranked[0]
+    return [
+        m for m in _best_of_other_sites(ranked) if m.measure.honest and m.measure.score == top.measure.score
+    ]
+
+
+def _best_of_other_sites(ranked: list[Measured]) -> list[Measured]:
+    """The first (best measured) table of each site after the first table's own site, in rank order."""
+    seen, out = {site_of(ranked[0].candidate)}, []
     for m in ranked[1:]:
         site = site_of(m.candidate)
-        if site in seen:
-            continue
-        seen.add(site)
-        if m.measure.honest and m.measure.score == top.measure.score:
+        if site not in seen:
+            seen.add(site)
             out.append(m)
     return out
 
