@@ -11,9 +11,12 @@ HTML document the JSONPath runs over ``page_json(root)``, a dict with
 - ``ld+json``: the list of the page's JSON-LD blocks, in page order (``@graph`` kept as it is);
 - ``#N``: any other JSON script without a name, by its position among the page's scripts.
 
-So ``$['__NEXT_DATA__'].props.items[*]`` or ``$['ld+json'][0].name`` are plain JSONPaths. Only
-literal JSON is read (a JS object with unquoted keys is not JSON and is skipped): what the page
-holds, never a guess.
+So ``$['__NEXT_DATA__'].props.items[*]`` or ``$['ld+json'][0].name`` are plain JSONPaths. A script
+assignment may also hold a JavaScript object literal, which is read as the data it spells out
+(``js_literal``): unquoted and single-quoted keys, single-quoted and plain template strings, trailing
+commas, comments, ``undefined``/``NaN``/``Infinity`` (null), ``new Date("...")`` (its argument, as
+written) and the minified ``!0``/``!1`` (true/false). A literal holding anything else (a function, a
+variable, an expression) is skipped whole: what the page holds, never a guess.
 """
 
 from __future__ import annotations
@@ -63,6 +66,147 @@ def _js_string(code: str, pos: int, quote: str) -> str | None:
     return None
 
 
+class _NotLiteral(ValueError):
+    """The code at this place is no data literal (a function, a variable, an expression)."""
+
+
+_JS_IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+_JS_NUMBER = re.compile(r"[+-]?(?:0[xX][0-9a-fA-F]+|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)")
+_JS_WORDS = {"true": True, "false": False, "null": None, "undefined": None, "NaN": None, "Infinity": None}
+_JS_DATE = re.compile(r"new\s+Date\s*\(")
+MAX_LITERAL_DEPTH = 200
+
+
+def _skip(code: str, i: int) -> int:
+    """The position after white space and comments from ``i``."""
+    n = len(code)
+    while i < n:
+        c = code[i]
+        if c.isspace():
+            i += 1
+        elif code.startswith("//", i):
+            j = code.find("\n", i)
+            i = n if j < 0 else j + 1
+        elif code.startswith("/*", i):
+            j = code.find("*/", i + 2)
+            if j < 0:
+                raise _NotLiteral("unterminated comment")
+            i = j + 2
+        else:
+            break
+    return i
+
+
+def _js_str_end(code: str, i: int) -> tuple[str, int]:
+    """The string literal opening at ``i`` (its quote) and the position after it."""
+    quote = code[i]
+    raw = _js_string(code, i + 1, quote)
+    if raw is None:
+        raise _NotLiteral("unterminated string")
+    if quote == "`" and "${" in raw:
+        raise _NotLiteral("a template with substitutions")
+    # the literal's length in the code: walk it again, honouring escapes
+    j = i + 1
+    while code[j] != quote:
+        j += 2 if code[j] == "\\" else 1
+    return raw, j + 1
+
+
+def _js_value(code: str, i: int, depth: int = 0) -> tuple[Any, int]:
+    """The JS data literal starting at ``i`` (white space skipped) and the position after it."""
+    if depth > MAX_LITERAL_DEPTH:
+        raise _NotLiteral("nested too deep")
+    i = _skip(code, i)
+    if i >= len(code):
+        raise _NotLiteral("end of code")
+    c = code[i]
+    if c == "{":
+        out: dict[str, Any] = {}
+        i = _skip(code, i + 1)
+        while code[i : i + 1] != "}":
+            if i >= len(code):
+                raise _NotLiteral("unterminated object")
+            if code[i] in "\"'`":
+                key, i = _js_str_end(code, i)
+            elif m := (_JS_IDENT.match(code, i) or _JS_NUMBER.match(code, i)):
+                key, i = m.group(0), m.end()
+            else:
+                raise _NotLiteral("no key")
+            i = _skip(code, i)
+            if code[i : i + 1] != ":":
+                raise _NotLiteral("a shorthand property or a method")
+            out[key], i = _js_value(code, i + 1, depth + 1)
+            i = _skip(code, i)
+            if code[i : i + 1] == ",":
+                i = _skip(code, i + 1)
+            elif code[i : i + 1] != "}":
+                raise _NotLiteral("no comma between properties")
+        return out, i + 1
+    if c == "[":
+        arr: list[Any] = []
+        i = _skip(code, i + 1)
+        while code[i : i + 1] != "]":
+            if i >= len(code):
+                raise _NotLiteral("unterminated array")
+            v, i = _js_value(code, i, depth + 1)
+            arr.append(v)
+            i = _skip(code, i)
+            if code[i : i + 1] == ",":
+                i = _skip(code, i + 1)
+            elif code[i : i + 1] != "]":
+                raise _NotLiteral("no comma between items")
+        return arr, i + 1
+    if c in "\"'`":
+        return _js_str_end(code, i)
+    if code.startswith(("!0", "!1"), i):
+        return code[i + 1] == "0", i + 2
+    if m := _JS_DATE.match(code, i):
+        arg, j = _js_value(code, m.end(), depth + 1)
+        j = _skip(code, j)
+        if code[j : j + 1] != ")" or isinstance(arg, dict | list):
+            raise _NotLiteral("a date built from an expression")
+        return arg, j + 1
+    if m := _JS_NUMBER.match(code, i):
+        t = m.group(0)
+        nxt = code[m.end() : m.end() + 1]
+        if nxt and (nxt.isalnum() or nxt in "_$."):
+            raise _NotLiteral("an expression")
+        body = t.lstrip("+-")
+        if body[:2].lower() == "0x":
+            num: Any = int(body, 16) * (-1 if t.startswith("-") else 1)
+        elif re.fullmatch(r"\d+", body):
+            num = int(t)
+        else:
+            num = float(t)
+        return num, m.end()
+    if m := _JS_IDENT.match(code, i):
+        if m.group(0) in _JS_WORDS:
+            return _JS_WORDS[m.group(0)], m.end()
+    raise _NotLiteral("a variable, a call or an expression")
+
+
+def js_literal(code: str, pos: int = 0) -> tuple[Any, int]:
+    """The JavaScript data literal (object, array, string, number, true/false/null) at ``pos`` and the
+    position after it. JSON is a JS literal too. Raises ValueError when the code there is not data."""
+    return _js_value(code, pos)
+
+
+def _literal_at(code: str, pos: int) -> Any:
+    """The JSON, else JS data, literal at ``pos``; None when the code there is neither."""
+    try:
+        return _DECODER.raw_decode(code, pos)[0]
+    except ValueError:
+        pass
+    try:
+        value, end = js_literal(code, pos)
+    except (ValueError, IndexError, RecursionError):
+        return None
+    end = _skip(code, end)
+    if end < len(code) and code[end] in ".[(?+-*/%&|^<>=":
+        return None  # the literal is the first operand of an expression ({...}.items, [...].map(...))
+    return value
+
+
 def assignments(code: str) -> dict[str, Any]:
     """JSON literals assigned to names in one script: ``{name: value}`` (first assignment wins)."""
     out: dict[str, Any] = {}
@@ -76,9 +220,8 @@ def assignments(code: str) -> dict[str, Any]:
         pos = m.end()
         value: Any = None
         if pos < len(code) and code[pos] in "[{":
-            try:
-                value, _ = _DECODER.raw_decode(code, pos)
-            except ValueError:
+            value = _literal_at(code, pos)
+            if value is None:
                 continue
         else:
             p = _PARSE.match(code, pos)

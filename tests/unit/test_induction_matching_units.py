@@ -32,8 +32,8 @@ def test_units_are_words_after_a_number_in_most_values(values, want):
 
 
 def test_a_unit_naming_the_field_places_a_column_its_label_does_not_name():
-    got = assign(["fuel_economy"], [_c("mileage", MPG, "a")])
-    assert got["fuel_economy"].candidate.label == "mileage"
+    got = assign(["fuel_economy"], [_c("details", MPG, "a")])
+    assert got["fuel_economy"].candidate.label == "details"
     assert "mpg" in got["fuel_economy"].why
 
 

@@ -109,6 +109,13 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
         "",
     ),
     (
+        "product",
+        "title",
+        "product, item, article, goods, merchandise, produkt, artikel, ware, producto, articulo, artículo, "
+        "produit, prodotto, articolo, produto",
+        "prod itm",
+    ),
+    (
         "vehicle",
         "title",
         "vehicle, car, automobile, auto, used car, fahrzeug, wagen, auto, coche, carro, vehiculo, vehículo, "
@@ -118,7 +125,7 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
     (
         "job",
         "title",
-        "job, job title, posting, job posting, position, job position, vacancy, opening, opportunity, "
+        "job, job title, posting, job posting, position, job position, role, vacancy, opening, opportunity, "
         "stelle, stellenangebot, "
         "puesto de trabajo, vacante, empleo, oferta, poste, emploi, offre d emploi, lavoro, offerta di lavoro, vaga",
         "",
@@ -587,7 +594,7 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
         "fuel_economy",
         "number",
         "fuel economy, fuel consumption, consumption, mpg, miles per gallon, verbrauch, kraftstoffverbrauch, consumo, consommation, economy, "
-        "gas mileage, fuel mileage, fuel efficiency, efficiency, l 100km",
+        "gas mileage, fuel mileage, fuel efficiency, efficiency, l 100km, mileage",
         "mpg",
     ),
     (
@@ -679,6 +686,8 @@ NARROWER: dict[str, frozenset[str]] = {
     "location": frozenset({"city", "address", "state", "country"}),
     "category": frozenset({"cuisine", "employment_type", "sector", "level", "format", "league"}),
     "person": frozenset({"author", "director", "artist", "actor", "player", "manager", "owner", "editor"}),
+    # the user's "item" or "product" is whatever names each thing sold: its model, its name, its title
+    "product": frozenset({"model", "name", "title"}),
 }
 
 

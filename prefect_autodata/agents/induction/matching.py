@@ -95,6 +95,10 @@ def _abbrev(r: str, lab: str) -> float:
             t = lt[0]
             if len(pw) == 1:
                 s = _abbrev_of(t, pw[0])
+                if not s and t.endswith("s") and not pw[0].endswith("s"):
+                    # a plural keeps its s when abbreviated ("wns" for wins, "rbs" for rebounds), while
+                    # the normalised word lost it
+                    s = _abbrev_of(t, pw[0] + "s")
             else:
                 initials = "".join(x[0] for x in pw)
                 s = 0.75 if len(t) >= 2 and t == initials else 0.9 * _abbrev_of(t, "".join(pw))
