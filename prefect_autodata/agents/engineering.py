@@ -710,11 +710,13 @@ def induce_csv(
     import csv
     import io
 
+    from prefect_autodata.runtime.csvtext import comma_separated
+
     targets = list(plan.field_names)
     body = _read(reader, endpoint.sample_cache_id)
     if not body or not targets:
         return None
-    rows = list(csv.DictReader(io.StringIO(body)))
+    rows = list(csv.DictReader(io.StringIO(comma_separated(body))))  # read as the runtime reads it
     if not rows:
         return None
     headers = [h for h in rows[0] if h is not None and "'" not in h]

@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import urljoin
 
 from prefect_autodata.errors import FetchError
+from prefect_autodata.runtime.csvtext import comma_separated
 from prefect_autodata.runtime.spec import FieldRule, Selector, Transform
 
 _SIMPLE_PATH = re.compile(r"^\$((?:\.[A-Za-z_][A-Za-z0-9_\-]*|\['[^']+'\]|\[\d+\])*)$")
@@ -55,6 +56,7 @@ def parse_document(kind: str, text: str, url: str, content: bytes | None = None)
             head = (text or "")[:80].replace("\n", " ")
             raise FetchError(f"{url}: expected a JSON body, got {head!r}") from exc
     if kind == "csv":
+        text = comma_separated(text)  # a ";" / tab / "|" file, decimal commas: as a comma CSV
         rows = list(csv.DictReader(io.StringIO(text)))
         return Document("csv", rows, url, text)
     if kind in ("html", "browser", "crawl"):
@@ -122,6 +124,26 @@ def simple_json_key(expr: str | None) -> str | None:
 # -- records ------------------------------------------------------------------------------------------------
 
 
+# The key of a record kept in an object by a value (``{"AAPL": {...}, "MSFT": {...}}``): records read
+# with ``PATH.*`` carry it under this name, so a field can land it (``jsonpath: $['@key']``).
+RECORD_KEY = "@key"
+
+
+def keyed_records(expr: str | None, root: Any) -> list[Any] | None:
+    """The records of ``PATH.*`` when PATH holds an object whose values are all objects, each with its
+    key under ``RECORD_KEY`` (a copy; a record's own ``@key`` wins); None for any other path or shape."""
+    m = re.match(r"^(\$.*?)\.\*$", expr or "")
+    if not m:
+        return None
+    found = [root] if m.group(1) == "$" else compile_jsonpath(m.group(1))(root)
+    if len(found) != 1 or not isinstance(found[0], dict) or not found[0]:
+        return None
+    node = found[0]
+    if not all(isinstance(v, dict) for v in node.values()):
+        return None
+    return [{RECORD_KEY: k, **v} for k, v in node.items()]
+
+
 def select_records(doc: Document, sel: Selector) -> list[Any]:
     """The record nodes of a page; no selector means the whole document is one record (CSV: every row)."""
     if doc.kind == "csv":
@@ -134,7 +156,11 @@ def select_records(doc: Document, sel: Selector) -> list[Any]:
     if kind == "jsonpath":
         if doc.kind not in ("json", "html"):
             raise FetchError(f"{doc.url}: a jsonpath records selector needs a JSON body")
-        found = compile_jsonpath(sel.jsonpath)(_json_root(doc.root) if doc.kind == "html" else doc.root)
+        root = _json_root(doc.root) if doc.kind == "html" else doc.root
+        keyed = keyed_records(sel.jsonpath, root)
+        if keyed is not None:
+            return keyed
+        found = compile_jsonpath(sel.jsonpath)(root)
         if len(found) == 1 and isinstance(found[0], list) and not sel.jsonpath.endswith("[*]"):
             return found[0]
         return found

@@ -55,6 +55,23 @@ def leaf_labels(keys: list[str | int]) -> dict[str | int, str]:
     }
 
 
+# what the runtime calls the key of a keyed record (``runtime.extract.RECORD_KEY``)
+RECORD_KEY = "@key"
+
+
+def key_label(keys: list[Any]) -> str:
+    """What the keys of records kept by a value are, as a label the matcher reads: "date" when they are
+    dates, "year" when years, else "id". Not the container's noun (``{"JobPostings": {...}}``): that
+    names the records, and a field that is a word for the record ("position") would take the key."""
+    from prefect_autodata.agents.induction import values as vt
+
+    kinds = [vt.coarse(vt.kind_of(k)) for k in keys if str(k).strip()]
+    for kind, same in (("date", ("date", "datetime")), ("year", ("year",))):
+        if kinds and sum(1 for k in kinds if k in same) >= 0.9 * len(kinds):
+            return kind
+    return "id"
+
+
 def _header_row(rows: list) -> bool:
     if len(rows) < 3 or not all(isinstance(r, list) for r in rows[:50]):
         return False
@@ -135,12 +152,19 @@ def record_sets(obj: Any, *, max_depth: int = MAX_DEPTH) -> list[Any]:
     def add(rs: RecordSet) -> None:
         found.setdefault(rs.path, rs)
 
-    def add_dicts(dicts: list[dict], path: str, count: int) -> None:
+    def add_dicts(dicts: list[dict], path: str, count: int, by: dict | None = None) -> None:
         rows = [flatten(d) for d in dicts[:50]]
         keys: list[str | int] = []
         for r in rows[:20]:
             keys += [k for k in r if k not in keys]
-        add(RecordSet(path=path, keys=keys, labels=leaf_labels(keys), rows=rows, count=count))
+        labels = leaf_labels(keys)
+        if by is not None and RECORD_KEY not in keys:
+            # records kept by a value: the value is a field of each record (an id, a date, a ticker)
+            ids = list(by)[:50]
+            rows = [{RECORD_KEY: k, **r} for k, r in zip(ids, rows, strict=False)]
+            keys = [RECORD_KEY, *keys]
+            labels = {RECORD_KEY: key_label(ids), **labels}
+        add(RecordSet(path=path, keys=keys, labels=labels, rows=rows, count=count))
 
     def positional(path: str, head: list[str], rows: list, count: int, name: str = "") -> None:
         keys: list[str | int] = list(range(len(head)))
@@ -182,7 +206,8 @@ def record_sets(obj: Any, *, max_depth: int = MAX_DEPTH) -> list[Any]:
                 rows = node[rk]
                 positional(_jp([*parts, rk]) + "[*]", head, rows, len(rows), str(node.get("name") or ""))
             if _keyed(node):
-                add_dicts(list(node.values())[:200], _jp(parts) + ".*" if parts else "$.*", len(node))
+                path = _jp(parts) + ".*" if parts else "$.*"
+                add_dicts(list(node.values())[:200], path, len(node), by=node)
                 for k, v in list(node.items())[:10]:  # arrays inside the first records
                     visit(v, [*parts, k], depth + 1)
                 return
