@@ -27,7 +27,17 @@ from typing import Any
 import yaml
 
 SET_DIR = Path(__file__).resolve().parents[1] / "tests" / "data" / "requests"
-SPLITS = ("dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7")
+SPLITS = (
+    "dev",
+    "heldout",
+    "heldout2",
+    "heldout3",
+    "heldout4",
+    "heldout5",
+    "heldout6",
+    "heldout7",
+    "heldout8",
+)
 
 
 def load(split: str) -> tuple[date, list[dict[str, Any]]]:

@@ -18,9 +18,10 @@ REQUEST_VERBS = frozenset(
 # Words before the noun phrase that say "how many", not "what".
 LEAD_MODIFIERS = frozenset(
     """all every each any the a an some of me us my our please i we you can could would to kindly just also
-    available current currently existing known listed individual entire whole full complete public
+    available current currently existing known listed individual entire whole full complete
     following various different distinct unique""".split()
 )
+# ("public" is no such word: "public toilets", "public contracts" restrict the records asked for)
 # A noun phrase ends at one of these (prepositions, relative pronouns, verbs of listing).
 BOUNDARY_WORDS = frozenset(
     """with including include includes included containing contains showing shows that which who whom where
@@ -153,7 +154,44 @@ _IRREGULAR = {
     "menus": "menu",
     "series": "series",
     "species": "species",
+    # -ves plurals of -f/-fe nouns ("archives", "olives", "valves" are regular)
+    "wolves": "wolf",
+    "calves": "calf",
+    "elves": "elf",
+    "selves": "self",
+    "thieves": "thief",
+    "loaves": "loaf",
+    "scarves": "scarf",
+    "hooves": "hoof",
+    "dwarves": "dwarf",
+    "wharves": "wharf",
+    # Latin and Greek plurals
+    "cacti": "cactus",
+    "fungi": "fungus",
+    "alumni": "alumnus",
+    "radii": "radius",
+    "nuclei": "nucleus",
+    "stimuli": "stimulus",
+    "termini": "terminus",
+    "syllabi": "syllabus",
+    "bacteria": "bacterium",
+    "curricula": "curriculum",
+    "millennia": "millennium",
+    "strata": "stratum",
+    "larvae": "larva",
+    "antennae": "antenna",
+    "vertebrae": "vertebra",
+    "nebulae": "nebula",
+    "appendices": "appendix",
+    "hypotheses": "hypothesis",
+    "oases": "oasis",
+    "diagnoses": "diagnosis",
 }
+# Irregular plurals that also end compounds ("firemen", "bookshelves", "grandchildren", "salespeople");
+# "media" does not ("multimedia").
+_COMPOUND_ENDS = sorted(
+    (k for k in _IRREGULAR if len(k) >= 4 and k not in ("media", "series", "species")), key=len
+)
 # Nouns ending in -ing (a following word does not make them participles: "job listing under $50").
 ING_NOUNS = frozenset(
     """listing building booking housing clothing painting meeting offering ranking recording filing opening
@@ -170,6 +208,12 @@ def singular(word: str) -> str:
         return w[:-1]  # an acronym plural: "GPUs", "CPUs", "ATMs" (not the "-us" of "campus")
     if w in _IRREGULAR:
         return _IRREGULAR[w]
+    for end in reversed(_COMPOUND_ENDS):
+        if w.endswith(end) and len(w) - len(end) >= 3:
+            return w[: -len(end)] + _IRREGULAR[end]
+    # "firemen", "batsmen", "chairwomen": a compound in -men (not "specimen", "abdomen", "stamen")
+    if re.fullmatch(r"[a-z]{3,}(?<![aiou])men", w):
+        return w[:-3] + "man"
     if w in UNCOUNTABLE or len(w) <= 3 or w.endswith(("ss", "us", "is")) or w in _ICS_SINGULAR:
         return w
     if w.endswith("ies") and len(w) > 4:
@@ -189,6 +233,12 @@ def plural(word: str) -> str:
     for pl, sg in _IRREGULAR.items():
         if sg == w:
             return pl
+    for end in reversed(_COMPOUND_ENDS):
+        sg = _IRREGULAR[end]
+        if w.endswith(sg) and len(w) - len(sg) >= 3:
+            return w[: -len(sg)] + end
+    if re.fullmatch(r"[a-z]{3,}(?<![aiou])man", w):
+        return w[:-3] + "men"
     if w in UNCOUNTABLE:
         return w
     if re.search(r"[^aeiou]y$", w):

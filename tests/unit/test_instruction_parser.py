@@ -276,3 +276,136 @@ def test_an_acronym_plural_is_singularised():
     assert _ent("I'm looking for GPUs under 500 dollars: model, memory, TDP") == "gpu"
     assert _ent("List the CPUs from 2020 with name") == "cpu"
     assert _ent("Get all campus events with name") == "campus event"
+
+
+def _fields(text: str) -> list[str]:
+    return [f.normalized for f in _p(text).fields]
+
+
+def test_a_letter_grade_or_named_level_is_a_filter_value():
+    assert _filters("Get all washing machines with an energy class of C, with brand and price") == [
+        ("energy_class", "eq", "C")
+    ]
+    assert _filters("Which cafes got a food safety grade of B? Name and street") == [
+        ("food_safety_grade", "eq", "B")
+    ]
+    assert _filters("Find used cameras with a condition of Mint, with model and price") == [
+        ("condition", "eq", "Mint")
+    ]
+
+
+def test_a_bare_noun_after_under_or_by_closes_a_field_name():
+    assert _fields("Collect every hedge fund with name, manager and assets under management") == [
+        "name",
+        "manager",
+        "assets_under_management",
+    ]
+    assert _fields("Get each cyclist with name, team and points by stage") == [
+        "name",
+        "team",
+        "points_by_stage",
+    ]
+    # a number after "under" is still a bound ("with a price under 20")
+    assert _filters("Get all books with title and price under 20") == [("price", "le", "20")]
+
+
+def test_a_self_correction_keeps_the_restarted_list():
+    assert _fields("List the phones with price, sorry, with model, storage and price") == [
+        "model",
+        "storage",
+        "price",
+    ]
+    assert _filters("List the phones with price, sorry, with model, storage and price") == []
+    assert _fields("Get the flights with gate, I mean, with departure time and gate") == [
+        "departure_time",
+        "gate",
+    ]
+
+
+def test_a_restricting_adjective_stays_in_the_entity():
+    assert _ent("Get the public pools in Oslo with name and address") == "public pool"
+
+
+def test_irregular_plurals_are_singularised():
+    assert _ent("List the postmen of the district with name and route") == "postman"
+    assert _ent("Get all fungi recorded in Wales with species and date") == "fungus"
+    assert _ent("Find the wolves tracked in Montana with pack and age") == "wolf"
+    assert _ent("List all penknives on shop.example.com with brand and price") == "penknife"
+    assert _ent("Collect every specimen in the archive with label") == "specimen"
+
+
+def test_a_value_before_a_dash_opened_list_is_a_filter():
+    assert _filters("Every college with control Private — fields: name, city, fees") == [
+        ("control", "eq", "Private")
+    ]
+
+
+def test_a_franchise_nickname_alone_needs_sport_evidence():
+    assert _p("Get every vinyl record in the Jazz bin with title, artist and price").kind is None
+    assert _p("List the resorts near the Magic Kingdom with name and price").kind is None
+    assert _p("Get the Utah Jazz stats for 2019").kind == "nba_team"
+
+
+def test_nineteenth_century_years_are_years():
+    r = _p("Collect every painting from 1874 with title and artist")
+    assert r.time_scope is not None and r.time_scope.years == [1874]
+
+
+def test_places_after_a_field_item_qualify_the_field():
+    r = _p("Get the songs as a table: title, year, rank in Chile, Peru and Mexico, and the album")
+    assert r.filters == []
+    assert [f.normalized for f in r.fields] == [
+        "title",
+        "year",
+        "rank_in_chile",
+        "rank_in_peru",
+        "rank_in_mexico",
+        "album",
+    ]
+
+
+def test_a_list_after_a_number_and_a_dash_is_read():
+    assert _fields("all watches with a water resistance between 50 and 200 - name, brand, case size") == [
+        "name",
+        "brand",
+        "case_size",
+    ]
+
+
+def test_a_source_opening_the_request_is_no_entity():
+    assert _ent("From https://peaks.example.org/list get every mountain with name and height") == "mountain"
+
+
+def test_a_participle_between_a_modifier_and_its_noun_is_part_of_it():
+    assert _ent("Collect every 15-year fixed loan offer on rates.example.com with lender and rate") == (
+        "15-year fixed loan offer"
+    )
+
+
+def test_a_membership_list_after_whose_is():
+    assert _filters("Restaurants whose cuisine is Greek, Turkish or Lebanese: name, address") == [
+        ("cuisine", "in", "['Greek', 'Turkish', 'Lebanese']")
+    ]
+
+
+def test_a_rate_for_a_class_is_a_field_name():
+    assert _fields("Every zoo with name, ticket price and price per child under 5") == [
+        "name",
+        "ticket_price",
+        "price_per_child_under_5",
+    ]
+    assert _filters("Every zoo with name, ticket price and price per child under 5") == []
+
+
+def test_an_acronym_inside_a_field_name_is_no_value():
+    assert _filters("Collect all airports, including name, annual PAX volume and runways") == []
+
+
+def test_a_wish_after_for_each_lists_fields():
+    assert _fields(
+        "Which issues are open? For each I need the issue title, labels and the user who opened it"
+    ) == [
+        "issue_title",
+        "label",
+        "user",
+    ]

@@ -120,11 +120,28 @@ def league(ctx: Context) -> League:
     nba_ctx, mlb_ctx = ctx.has(NBA_CTX), ctx.has(MLB_CTX)
     nba_teams = find_teams(t, _TEAMS.get("NBA", []), allow_abbr=nba_ctx and not mlb_ctx)
     mlb_teams = find_teams(t, _TEAMS.get("MLB", []), allow_abbr=mlb_ctx and not nba_ctx)
+    if not (nba_ctx or mlb_ctx or ctx.entity is None or ctx.has(_TEAM_EVIDENCE)):
+        # "Albums in the Jazz genre", "hotels near the Magic Kingdom", "wolves in Yellowstone": a
+        # nickname alone names a franchise only where the sentence speaks of sport
+        nba_teams = [x for x in nba_teams if not _nickname_only(t, *x)]
+        mlb_teams = [x for x in mlb_teams if not _nickname_only(t, *x)]
     if nba_ctx and not mlb_ctx:
         mlb_teams = [x for x in mlb_teams if x[1] not in [s for _, s in nba_teams]]
     out = League(nba_ctx, mlb_ctx, nba_teams, mlb_teams)
     ctx.memo["sport.league"] = out
     return out
+
+
+_TEAM_EVIDENCE = (
+    SPORT_WORDS
+    + r"|\b(?:teams?|games?|matchups?|standings|rosters?|franchises?|playoffs?|league|wins|losses|players?|"
+    r"points|rebounds|assists|runs|hits|innings|box|hitting|batting|pitching|bullpen|offen[cs]e|defen[cs]e)\b"
+)
+
+
+def _nickname_only(text: str, team: Franchise, span: tuple[int, int]) -> bool:
+    said = text[span[0] : span[1]].lower()
+    return said in {team.nickname.lower(), *(a.lower() for a in team.aliases if " " not in a)}
 
 
 _MONTHS = {m.lower() for m in calendar.month_name if m} | {m.lower() for m in calendar.month_abbr if m}

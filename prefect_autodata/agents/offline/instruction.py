@@ -66,7 +66,8 @@ _MONTH_NAMES |= {m.lower(): i for i, m in enumerate(calendar.month_abbr) if m}
 _MONTH_NAMES["sept"] = 9
 _MON = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 _ORD = r"(?:st|nd|rd|th)?"
-_YEAR = r"(?:19|20)\d{2}"
+# Years of the last three centuries ("novels published in 1865"); "founded before 1500" is a number.
+_YEAR = r"(?:18|19|20)\d{2}"
 
 # Each pattern yields a mention: a day, a period (start, end) or a year.
 _DATE_PATTERNS: list[tuple[str, str]] = [
@@ -120,7 +121,14 @@ _AMOUNT_UNIT = (
 )
 _TIME_UNIT_WORDS = r"(?:seconds?|minutes?|mins|hours?|hrs|days?|weeks?|months?|years?|inch(?:es)?|in|cm|mm|celsius|fahrenheit|degrees?)"
 # The unit a value is read in ("capacity in MW", "volume in cubic metres", "cooking time in minutes").
-_READ_IN_UNIT = r"(?:(?:cubic|square)\s+[a-z]+|" + _AMOUNT_UNIT + r"|" + _TIME_UNIT_WORDS + r")"
+# ("age in millions of years", "range in nautical miles")
+_READ_IN_UNIT = (
+    r"(?:(?:cubic|square|nautical)\s+[a-z]+|(?:hundreds|thousands|millions|billions)\s+of\s+[a-z]+|"
+    + _AMOUNT_UNIT
+    + r"|"
+    + _TIME_UNIT_WORDS
+    + r")"
+)
 # Comparisons of quantity ("at least 2000"); "before/after/since/up to 2000" compare times.
 _QUANTITY_CMP = (
     r"(?:under|below|less than|fewer than|lower than|cheaper than|at most|no more than|over|above|"
@@ -153,7 +161,7 @@ def _is_amount(text: str, start: int, end: int) -> bool:
     other = re.search(r"\b(?:between|from)\s+[$€£]?\s?(\d(?:[\d,.]*\d)?)\s*(?:and|to|-)\s*$", before, re.I)
     if other is None and re.search(r"\b(?:between|from)\s*$", before, re.I):
         other = re.match(r"\s*(?:and|to|-)\s*[$€£]?\s?(\d(?:[\d,.]*\d)?)(?![\d/])", after, re.I)
-    if other is not None and not re.fullmatch(r"(?:19|20)\d\d", other.group(1)):
+    if other is not None and not re.fullmatch(_YEAR, other.group(1)):
         return True
     cm = re.search(rf"(?P<pre>(?:[A-Za-z]+\s+){{0,3}})(?:(?:of|is|are)\s+)?{_QUANTITY_CMP}\s*$", before, re.I)
     if cm is None:
@@ -408,7 +416,7 @@ def _resolve_time(t: str, mentions: list[_Mention], today: date, req: Request) -
     ):
         ts.phrase = m.group(0)
         # "before 1900" ends with 1899 ("up to", "until", "by" 1900 keep it; so does "before the end of")
-        bare_before = re.match(r"before\s+(?:19|20)", m.group(0), re.I) is not None
+        bare_before = re.match(r"before\s+" + _YEAR, m.group(0), re.I) is not None
         ts.end_year = int(m.group(1)) - (1 if bare_before else 0)
         ts.all_history = True
     else:
@@ -521,13 +529,13 @@ _FEATURE_STOP = frozenset("of for in on at by to from and or the a an with".spli
 # ID, status and issue date")
 _PUNCT_LIST = re.compile(r"(?::\s+|\(\s*|\?\s+)(?P<chunk>[^():;.!?]+)")
 _DET = re.compile(
-    r"^(?:the|their|its|his|her|each|every|all|a|an|any|of|also|both|respective|corresponding)\s+", re.I
+    r"^(?:the|their|its|his|her|each|every|all|a|an|any|of|also|both|respective|corresponding|just)\s+", re.I
 )
 _FIELD_TRIGGER = re.compile(
     r"\b(?:with|including|include|includes|showing|containing|incl\.|along with|giving|capturing|recording|"
     r"having|reporting|plus|listing|covering|detailing)\s+"
     # "For each park in Canada, I want the name, ...": a wish after a clause break introduces the list
-    r"|(?:(?<=, )|(?<=; )|(?<=\. )|(?<=: ))(?:i|we)\s+(?:want|need|would like|['’]d like)"
+    r"|(?:(?<=, )|(?<=; )|(?<=\. )|(?<=: )|(?<=\beach ))(?:i|we)\s+(?:want|need|would like|['’]d like)"
     r"(?:\s+to\s+(?:see|get|have|know))?\s+(?:(?:the|their|its|his|her)\s+)?",
     re.I,
 )
@@ -553,7 +561,8 @@ _CLAUSE_END = re.compile(
     r"(?<!date )(?<!time )(?<!day )(?:listed|posted|published|shown|available)(?=\s+(?:on|in|at|from|by|since|after|before|between|"
     r"during|under|over|to|for|via|this|last|the|a|an|now|online|\d)\b|\s*[.,;:!?]|\s*$)|"
     r"each|every|per(?=\s+(?:the|a|an|each|every|page)\b)|across|within|via|into|"
-    r"to(?!\s+[a-z]{3,}(?=\s*(?:,|\band\b|\bor\b|$|[.;!?])))|by|(?-i:over|under|above|below)|"
+    # "points by round", "assets under management": a bare noun closing a list item is part of its name
+    r"(?:to|by|(?-i:over|under|above|below))(?!\s+[a-z]{3,}(?=\s*(?:,|\band\b|\bor\b|$|[.;!?])))|"
     r"whenever|then|(?-i:so)|if|as a|as an|and (?:save|store|load|put|write|export|land|run|refresh|update)|"
     r"(?:every|each)\s+(?:day|week|month|hour|weekday|morning|night))\b(?!-)|\.(?!\d)|[;:!?()]|$",
     re.I,
@@ -713,6 +722,11 @@ def _number(v: str, *, money: bool = False) -> float | int:
 
 def _clean_item(item: str) -> str:
     item = item.strip(" .,'\"")
+    # "whether it is accessible", "the user who asked it": the field is the word the clause is about
+    item = re.sub(r"^whether\s+(?:it|they)\s+(?:is|are|has|have)\s+", "", item, flags=re.I)
+    item = re.sub(
+        r"(?<=\w)\s+(?:who|which|that)\s+[a-z]+(?:\s+(?:it|them|him|her|one))?$", "", item, flags=re.I
+    )
     # "capacity in MW", "total time in minutes": the unit a value is read in is no part of its name
     item = re.sub(r"(?<=\w)\s+in\s+(?:the\s+)?" + _READ_IN_UNIT + r"$", "", item, flags=re.I)
     for _ in range(3):
@@ -781,6 +795,8 @@ def _comparison(item: str) -> Filter | None:
     head = item[: m.start()].strip().lower().split()
     head = [w for w in head if w not in ("with", "a", "an", "the", "of", "is", "are", "and", "that", "whose")]
     noun = (m.group("noun") or "").lower()
+    if len(head) >= 2 and head[-2] == "per":
+        return None  # "price per child under 12": a field, the bound qualifies the rate's unit
     if head:
         field = _VERB_FIELDS.get(head[-1], head[-1])
         if len(head) >= 2 and head[-1] not in _VERB_FIELDS and head[-2] not in BOUNDARY_WORDS:
@@ -912,6 +928,8 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             if w in _VERB_FIELDS and not noun_phrase:
                 field = _VERB_FIELDS[w]
         cut = max((i + 1 for i, w in enumerate(words) if w in BOUNDARY_WORDS), default=0)
+        if cut and words[cut - 1] == "per" and cut < len(words):
+            continue  # "price per child under 12": the bound qualifies the rate's unit, it keeps no record
         words = [w for w in words[cut:] if w not in LEAD_MODIFIERS and w not in ("is", "are")]
         noun = (m.group("noun") or "").lower()
         # "kept more than 100 clean sheets", "hit over 40 home runs": a singular word, then a plural
@@ -986,7 +1004,7 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             field = "price"  # "a car listing under $15,000": money compares a price
         if not field:
             continue
-        if re.fullmatch(r"(?:19|20)\d\d", val.strip()) and not m.group("field"):
+        if re.fullmatch(_YEAR, val.strip()) and not m.group("field"):
             continue
         out.append(
             Filter(
@@ -996,6 +1014,10 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             )
         )
         spans.append((m.start("op"), m.end()))
+    for m in _OF_VALUE.finditer(t):
+        if free(*m.span()) and (f := _of_value(m.group(0).strip())) is not None:
+            out.append(f)
+            spans.append(m.span())
     for m in re.finditer(
         r"\b(?:where|whose|with)\s+(?:the\s+)?(?P<field>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|equals|=|being)\s+"
         r"(?P<val>\"[^\"]+\"|'[^']+'|(?:[<>≤≥]\s?)?[A-Z0-9][\w.\-/'’&+]*"
@@ -1005,16 +1027,25 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
     ):
         if free(*m.span()):
             val = re.sub(r"(?:[\s,]+(?:or|and|of|&))+$", "", m.group("val").strip("\"'")).rstrip(".")
-            out.append(Filter(field=normalize_name(m.group("field")), op="eq", value=val))
+            alts = re.split(r"\s*,\s*(?:or\s+)?|\s+or\s+", val)
+            if re.search(r"\sor\s", val) and all(
+                re.fullmatch(r"[A-Z][a-z]+(?:\s[A-Z][a-z]+)?", a) for a in alts
+            ):
+                # "whose cuisine is Mexican, Thai or Korean": one value of several
+                out.append(Filter(field=normalize_name(m.group("field")), op="in", value=alts))
+            else:
+                out.append(Filter(field=normalize_name(m.group("field")), op="eq", value=val))
             spans.append((m.start(), m.start("val") + len(val)))
     # "the universities with type Proprietary — fields: ...": a field word and its named value, closed
     # by the dash or colon that opens the field list
     for m in re.finditer(
         r"\bwith\s+(?:the\s+)?(?P<field>[a-z]+(?:\s+[a-z]+)?)\s+(?P<val>[A-Z][\w'’&.-]*(?:\s+[A-Z][\w'’&.-]*)*)"
-        r"(?=\s*[—–:]|\s+-\s)",
+        r"(?=\s*[—–:]|\s+-\s|,\s*(?:fields?|columns?|attributes?)\s*:)",
         t,
     ):
-        if free(*m.span()) and m.group("field").split()[-1] in ATTRIBUTE_NOUNS | FIELD_WORDS:
+        if free(*m.span()) and not set(m.group("field").split()) & (
+            BOUNDARY_WORDS | _FEATURE_STOP | _DETERMINERS
+        ):
             out.append(Filter(field=normalize_name(m.group("field")), op="eq", value=m.group("val")))
             spans.append(m.span())
     for m in re.finditer(
@@ -1041,7 +1072,7 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         if (
             not free(*m.span())
             or first in _MONTHS
-            or re.fullmatch(r"q[1-4]|h[12]|(?:19|20)\d\d|i|me|us|you", first)
+            or re.fullmatch(r"q[1-4]|h[12]|i|me|us|you|" + _YEAR, first)
             or re.search(r"\d{4}", val)
         ):
             continue
@@ -1066,7 +1097,7 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         noun2 = m.group("noun2") or ""
         if noun and noun2 and singular(noun2) == noun2 and noun2 not in BOUNDARY_WORDS | _DETERMINERS:
             noun = f"{noun} {noun2}"  # "only the Private For-Profit institution type:"
-        if val.split()[0].lower() in _MONTHS or re.fullmatch(r"(?:19|20)\d\d", val):
+        if val.split()[0].lower() in _MONTHS or re.fullmatch(_YEAR, val):
             continue
         out.append(Filter(field=noun or "*", op="eq", value=val))
         _ONLY.append(out[-1])
@@ -1134,7 +1165,7 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         val = re.sub(r"\s+(?:of|de|van|von|&)$", "", m.group("val")).rstrip(".")
         field = _AGENT_NOUNS.get(verb)
         det = re.search(
-            r"\b(?:every|each|all|the|a|an|any)\s+[a-z]+\s+by\s", t[max(0, m.start() - 8) : m.end()]
+            r"\b(?:every|each|all|the|a|an|any)\s+[a-z]+\s+by\s", t[max(0, m.start() - 8) : m.end()], re.I
         )
         if (
             field is None
@@ -1149,7 +1180,7 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         out.append(Filter(field=field, op="eq", value=val))
         spans.append((m.start("val"), m.start("val") + len(val)))
     for m in re.finditer(
-        r"\b(?:in|near|around|across|throughout|(?<=[a-z]\s)from|(?:departing|leaving|flying|originating|shipping|arriving)\s+(?:from|at|in))\s+(?P<val>(?:the\s+)?[A-Z][\w.'’\-]*(?:\s+(?:[A-Z][\w.'’\-]*|of|de|del|am|upon))*)",
+        r"(?<!\ue000)\b(?:in|near|around|across|throughout|(?<=[a-z]\s)from|(?:departing|leaving|flying|originating|shipping|arriving)\s+(?:from|at|in))\s+(?P<val>(?:the\s+)?[A-Z][\w.'’\-]*(?:\s+(?:[A-Z][\w.'’\-]*|of|de|del|am|upon))*)",
         t,
     ):
         val = re.sub(r"^the\s+", "", m.group("val"))
@@ -1275,7 +1306,20 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
                     filters.append(f or Filter(field=normalize_name(_clean_item(x)), op="eq", value=True))
                 raw = raw[k:]
             parts = [x for x in (_clean_item(x) for x in raw) if x]
-            if parts and _CMP_AHEAD.match(t, begin + len(chunk)):
+            rated = ""
+            rate = re.compile(rf"\s+{_CMP}\s+{_NUMV}(?=\s*(?:,|\band\b|[.;!?]|$))", re.I)
+            if (
+                parts
+                and re.search(r"\bper\s+[a-z]+$", parts[-1])
+                and (q := rate.match(t, begin + len(chunk)))
+            ):
+                # "price per child under 12": a rate for a class of things is one field name
+                parts[-1] += q.group(0)
+                rated = parts[-1]
+                more = re.match(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+)", t[q.end() :])
+                if more:
+                    parts += _split_list(_phrase_after(t, q.end() + more.end()))
+            elif parts and _CMP_AHEAD.match(t, begin + len(chunk)):
                 parts = parts[:-1]  # "with a rating above 4": the subject of a filter
                 # "... over 100 million and its capital": the list goes on after the comparison
                 after = re.compile(
@@ -1288,7 +1332,7 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
                 f = _comparison(it) or _value_feature(it)
                 if f:
                     filters.append(f)
-                elif len(it.split()) <= 4 and not re.search(r"\d{4}", it):
+                elif (len(it.split()) <= 4 or it == rated) and not re.search(r"\d{4}", it):
                     items.append(it)
             first = m.start() if first is None else min(first, m.start())
         if items:
@@ -1349,14 +1393,37 @@ def _keep_values_whole(chunk: str) -> str:
     return _WHOLE_VALUE.sub(mask, chunk)
 
 
+# "a rating of A", "an energy rating of B+", "a condition of Excellent": a field after an indefinite
+# article, "of", then one capitalised word (a letter grade or a named level) is the value it must have.
+_OF_VALUE_BODY = (
+    r"(?P<field>[a-z]{3,}(?:\s+[a-z]{3,}){0,2})\s+of\s+(?P<value>[A-Z](?:[a-z]+|[+-]|(?![\w'’.&-])))"
+)
+_OF_VALUE = re.compile(
+    r"\b(?:a|an)\s+" + _OF_VALUE_BODY + r"(?=\s*(?:[,;:.?!)]|$)|\s+(?:or|and|with|in|on|at|for|from|"
+    r"including|listing|giving)\b)"
+)
+_OF_VALUE_ITEM = re.compile(r"(?:(?:a|an)\s+)?" + _OF_VALUE_BODY)
+
+
+def _of_value(item: str) -> Filter | None:
+    m = _OF_VALUE_ITEM.fullmatch(item.strip())
+    if m is None or set(m.group("field").split()) & (BOUNDARY_WORDS | _FEATURE_STOP):
+        return None
+    return Filter(field=normalize_name(m.group("field")), op="eq", value=m.group("value"))
+
+
 def _value_feature(item: str) -> Filter | None:
     """ "genre Comedy drama" → genre eq "Comedy drama": a field word written with the value it must have."""
+    if (graded := _of_value(item)) is not None:
+        return graded
     # "with type Proprietary — fields: name, ...": a dash closes the value (a list opens after it)
     m = _VALUE_FEATURE.fullmatch(re.sub(r"\s+[—–-]\s+.*$", "", item.strip()))
     if m is None or set(m.group("field").split()) & _FEATURE_STOP:
         return None
     if m.group("value").isupper() and m.group("value").lower() in FIELD_WORDS | _FIELD_ABBREVIATIONS:
         return None  # "image URL", "CVE ID": a field name with an acronym, not a value
+    if re.fullmatch(r"[A-Z]{2,}(?:\s+[a-z]+)+", m.group("value")):
+        return None  # "annual TEU throughput": an acronym inside a field's name, its noun after it
     return Filter(field=normalize_name(m.group("field")), op="eq", value=m.group("value"))
 
 
@@ -1392,7 +1459,7 @@ _TAIL_CONTAINERS = frozenset(
     "table tables list lists dataset datasets database csv spreadsheet directory index catalog catalogue".split()
 )
 _LEAD = re.compile(
-    r"^(?:(?:please|kindly|hey|hi|ok|so|now)[,\s]+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
+    r"^(?:(?:please|kindly|hey|hi|ok|so|now)[,\s]+)*(?:(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+)?)?"
     r"(?:(?:can|could|may)\s+(?:i|we)\s+(?:please\s+)?(?:have|get|see|obtain)\s+)?"
     r"(?:(?:is|would)\s+it\s+(?:be\s+)?possible\s+(?:for\s+(?:you|me|us)\s+)?to\s+(?:have|get|see|collect|scrape|download|build|compile|gather|pull|fetch|extract|make|create)\s+)?"
     r"(?:(?:i|we)\s*(?:would like|['’]d like|need|want|wish|(?:am|are|['’]m|['’]re)\s+looking for)\s+(?:to\s+(?:have|get|see|collect|scrape|download|build|compile|gather|track|monitor|pull|fetch|extract)\s+)?)?",
@@ -1416,6 +1483,10 @@ _SCOPE_CLAUSE = re.compile(
     r"(?![^,;:?]*\b(?:each|every|all)\b)[^,;:?]{1,60}?,\s+(?=\S)",
     re.I,
 )
+# A named source opening the request before its verb: "From https://... get every island with ...".
+_SOURCE_LEAD = re.compile(
+    r"^(?:from|on|at)\s+the site\s+(?=(?:" + "|".join(sorted(REQUEST_VERBS)) + r")\b)", re.I
+)
 # "Turn this search result into a dataset of titles": the records are named after the container.
 _INTO_CONTAINER = re.compile(
     r"^[a-z]+\s+[^,;:]{0,80}?\binto\s+(?:a|an|the|one)\s+(?:[a-z]+\s+)?(?P<c>[a-z]+)\s+of\s+(?P<rest>.+)",
@@ -1427,6 +1498,11 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
     """The entity noun phrase (singular) and any field words written before it ("names and prices of
     all products" → product, [name, price])."""
     s = _LEAD.sub("", t.strip())
+    if (src := _SOURCE_LEAD.match(s)) and not fields_first:
+        # "From https://... get every island": the source, then the request without a comma
+        s = s[src.end() :]
+        field_start = None if field_start is None else field_start - (len(t) - len(s))
+        t = s
     if (scope := _SCOPE_CLAUSE.match(s)) and not fields_first:
         s = _LEAD.sub("", s[scope.end() :])
         field_start = None if field_start is None else field_start - (len(t) - len(s))
@@ -1477,7 +1553,7 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
             # is a determiner; the records follow it (a year after it dates them)
             words, possessed = [], True
             continue
-        if possessed and not words and re.fullmatch(r"(?:19|20)\d\d", lw):
+        if possessed and not words and re.fullmatch(_YEAR, lw):
             continue
         if (
             not words
@@ -1487,7 +1563,7 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
             and s[tok.end() :].split(None, 1)[0].lower() not in _ENTITY_STOP | _DETERMINERS
         ):
             continue  # "every registered charity", "all listed hotels": a modifier before the noun
-        if lw in _ENTITY_STOP or lw in (",", ";", ":", "(", ")") or re.fullmatch(r"(?:19|20)\d\d.*", lw):
+        if lw in _ENTITY_STOP or lw in (",", ";", ":", "(", ")") or re.fullmatch(_YEAR + r".*", lw):
             break
         if words and lw in _VERB_FIELDS and re.match(rf"\s+(?:{_CMP}|\d)", s[tok.end() :], re.I):
             break  # "vaccines cost less than 50 dollars"
@@ -1495,6 +1571,18 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
             break  # "dams are taller than 150 m", "permits have a value over ..."
         if words and lw in _POST_PARTICLES and singular(words[-1].lower()) != words[-1].lower():
             break  # "cats up for adoption", "languages first released after 2010"
+        if (
+            words
+            and _PARTICIPLE.fullmatch(lw)
+            and singular(words[-1].lower()) == words[-1].lower()
+            and (nxt := re.match(r"\s+([a-z]{3,})\b", s[tok.end() :]))
+            and nxt.group(1) not in _ENTITY_STOP | _DETERMINERS | _TIME_WORDS | _FINITE | _POST_PARTICLES
+            and not nxt.group(1).endswith("ly")
+            and not _PARTICIPLE.fullmatch(nxt.group(1))
+        ):
+            # "every 30-year fixed mortgage offer": a participle between a modifier and its noun
+            words.append(w)
+            continue
         if words and (
             lw in _DETERMINERS
             or lw in _TIME_WORDS
@@ -1593,6 +1681,10 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
             mm
             and singular(mm.group("f1").lower()) in FIELD_WORDS
             and not any(w.lower() in BOUNDARY_WORDS for w in mm.group("np").split())
+            # "the daily closing price and volume": a word qualifying the field is no record noun
+            and not re.search(
+                r"(?<!\w)(?:[a-z]{3,}ing|daily|weekly|monthly|hourly|yearly|annual)$", mm.group("np").lower()
+            )
         ):
             np_words = mm.group("np").split()
             tail = _phrase_after(mm.group("more"), 0)
@@ -1690,7 +1782,7 @@ def _cadence(t: str) -> Cadence | None:
         return None
     # Exclude scopes that read like cadences: "every season", "each team" are not matched by design;
     # "each day of 2024" is a scope, not a schedule.
-    if re.match(r"\s+(?:of|in)\s+(?:19|20)\d\d", t[m.end() :]):
+    if re.match(r"\s+(?:of|in)\s+" + _YEAR, t[m.end() :]):
         return None
     tail = re.match(
         r"[^.;!?]*?(?=\s+(?:and\s+(?:save|store|land|load|put|write)|into|to a|to the|as csv|as json)\b|[.;!?]|$)",
@@ -1839,11 +1931,60 @@ def _question(t: str) -> str:
     return f"{scope}{body}. {tail}" if tail else f"{scope}{body}"
 
 
+# A self-correction: "with price, sorry, with list price and rating", "... with name and address, no
+# wait, with name, address and ticket price": what the marker takes back is dropped, the restart kept.
+_CORRECTION = r"(?:sorry|no,?\s+wait|wait|i mean|or rather|rather|make that|scratch that|correction|actually)"
+_RESTARTED_LIST = re.compile(
+    r"\b(?P<trig>with|including|listing|giving|showing)\b[^.;:!?]*?,\s*"
+    + _CORRECTION
+    + r"\s*,\s*(?=(?P=trig)\b)",
+    re.I,
+)
+# "Scrape the lyrics pages on <site>? No - the songs, with ...": the answer replaces the records asked.
+_RESTARTED_RECORDS = re.compile(
+    r"^(?P<verb>[A-Za-z]+)\s+[^?]*\?\s*no\s*[,:]?\s*(?=(?:the|all|every|each)\s)", re.I
+)
+
+
+# "..., peak chart position in Norway, Sweden and the UK, and the album": places after a field item of
+# a list qualify that field (one field per place), they scope no records. The space before the field's
+# "in" becomes _GLUE, so that neither the list's clause end nor the location rule reads it.
+_GLUE = "\ue000"
+_PLACE = r"(?:the\s+)?[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*"
+_PLACE_FIELDS = re.compile(
+    r"(?<=[,:]\s)(?P<field>[a-z]+(?:\s+[a-z]+){0,3})\s+in\s+(?P<places>"
+    + _PLACE
+    + r"(?:(?:\s*,\s*|\s+and\s+)"
+    + _PLACE
+    + r")+)(?=\s*(?:,|\band\b|[.;!?]|$))"
+)
+
+
+def _place_fields(t: str) -> str:
+    def spread(m: re.Match[str]) -> str:
+        before = t[: m.start()]
+        if (
+            not re.search(r"[,:]\s*[a-z][\w'’ -]*,\s*$", before)
+            or set(m.group("field").split()) & BOUNDARY_WORDS
+        ):
+            return m.group(0)  # an item of a list only, after another item
+        places = [re.sub(r"^the\s+", "", p) for p in re.split(r"\s*,\s*|\s+and\s+", m.group("places"))]
+        return ", ".join(f"{m.group('field')}{_GLUE}in {p}" for p in places)
+
+    return _PLACE_FIELDS.sub(spread, t)
+
+
+def _self_corrected(t: str) -> str:
+    t = _RESTARTED_LIST.sub("", t)
+    return _RESTARTED_RECORDS.sub(lambda m: m.group("verb") + " ", t, count=1)
+
+
 def _clean(text: str) -> str:
     raw = unicodedata.normalize("NFC", text or "")
     # "on https://... — name, founders, website": a dash before a list closing the sentence opens it
     # like a colon; a spaced hyphen or en dash between words too ("10 - 20", "$5 - $10" stay ranges)
-    dash = r"(?:\s+[—―]\s+|(?<=[^\W\d])\s+[-–]\s+(?=[^\W\d]))"
+    # ("between 3 and 5 - name, brand", "NeurIPS 2022 - title, authors": a range needs a number after)
+    dash = r"(?:\s+[—―]\s+|(?<=\w)\s+[-–]\s+(?=[^\W\d]))"
     raw = re.sub(dash + r"(?=[^,;:.!?—―]+(?:,[^,;:.!?—―]+)+[.!?]?\s*$)", ": ", raw)
     raw = re.sub(r"\s+[—―]\s+", ", ", raw)  # "papers — fields: ...": a clause break, not a range
     raw = re.sub(r"(?<=[^\W\d])\s+[-–]\s+(?=[^\W\d])", ", ", raw)
@@ -1884,7 +2025,7 @@ def parse_request(
         req.unresolved.append("the instruction is empty: what should be collected?")
         return req
     named, t = _find_sources(t0)
-    t = _question(t)
+    t = _place_fields(_question(_self_corrected(t)))
     sources = list(dict.fromkeys([*named, *(s for s in sources or [] if s)]))
     req.sources = sources
     mentions = _find_dates(t)
