@@ -91,3 +91,64 @@ def test_a_dotted_decimal_that_reads_as_grouped_integer_is_typed_as_a_number():
     assert extract_field(parse(html), rule, page_url="http://127.0.0.1/", params={}) == 4.17
     grouped = typed_rule("n", Candidate(label="n", values=["1.234.567", "2.345.678"], rule={"xpath": "//p"}))
     assert grouped.type == "string"
+
+
+def _ld_page(data: object) -> str:
+    import json
+
+    return (
+        "<html><head><script type='application/ld+json'>"
+        + json.dumps(data)
+        + "</script></head><body><h1>x</h1></body></html>"
+    )
+
+
+def test_one_jsonld_rule_holds_on_a_plain_object_a_graph_and_a_nested_item():
+    # the same site writes its Recipe as one object on some pages, inside a @graph (after WebSite
+    # and Person items) on others, or as a page's mainEntity: the rule must read all three
+    def recipe(name: str, kcal: str) -> dict:
+        return {"@type": "Recipe", "name": name, "recipeYield": "4", "nutrition": {"calories": kcal}}
+
+    pages = [
+        _ld_page({"@context": "https://schema.org", **recipe("Soup", "310 kcal")}),
+        _ld_page(
+            {
+                "@context": "https://schema.org",
+                "@graph": [
+                    {"@type": "WebSite", "name": "Pantry", "url": "/"},
+                    {"@type": "Person", "name": "Dana"},
+                    recipe("Tacos", "415 kcal"),
+                ],
+            }
+        ),
+        _ld_page({"@type": "WebPage", "name": "p", "mainEntity": recipe("Chili", "290 kcal")}),
+    ]
+    rules = []
+    for page, (name, kcal) in zip(pages, [("Soup", "310"), ("Tacos", "415"), ("Chili", "290")], strict=True):
+        root = parse(page)
+        got = {label: (value, rule) for label, value, rule in properties(page, "http://127.0.0.1/r", root)}
+        assert got["calories"][0] == kcal and got["name"][0] == name
+        rules.append((got["calories"][1], got["name"][1]))
+        for value, rule in got.values():
+            v = extract_field(
+                root, FieldRule.model_validate({"name": "v", **rule}), page_url="http://127.0.0.1/", params={}
+            )
+            assert str(v).strip() == value, rule
+    assert rules[0] == rules[1] == rules[2]  # one rule per property over the three shapes
+
+
+def test_a_quantity_with_its_unit_reads_as_its_number_and_a_type_prefix_is_no_name():
+    page = _ld_page(
+        {
+            "@type": "Recipe",
+            "name": "Soup",
+            "recipeYield": "6 servings",
+            "nutrition": {"calories": "310 kcal"},
+        }
+    )
+    root = parse(page)
+    got = {label: (value, rule) for label, value, rule in properties(page, "http://127.0.0.1/r", root)}
+    assert got["calories"][0] == "310" and got["Yield"][0] == "6"  # recipeYield of a Recipe: its yield
+    assert "recipeYield" not in got
+    rule = FieldRule.model_validate({"name": "v", **got["calories"][1]})
+    assert extract_field(root, rule, page_url="http://127.0.0.1/", params={}) == "310"

@@ -10,6 +10,7 @@ but its import (rdflib for RDFa) costs seconds on every run, which the offline a
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from prefect_autodata.agents.induction.dom import clean, parse, text, xq
@@ -17,22 +18,59 @@ from prefect_autodata.agents.induction.matching import normalise
 
 
 def _ld_nodes(root: Any) -> list[tuple[str, dict]]:
-    """``(JSONPath, node)`` of each JSON-LD item, in page order (``@graph`` members one by one)."""
+    """``(JSONPath, node)`` of each JSON-LD item, in page order, wherever it sits: a block's top
+    level, a list, an ``@graph``, or nested in another item (a ``Recipe`` as a page's ``mainEntity``).
+
+    An item whose ``@type`` no other item on the page has is addressed by that type
+    (``$['ld+json']..[?(@['@type'] == 'Recipe')]``), so one rule holds on every page of a site
+    whichever shape a page writes it in (one object on some, an ``@graph`` on others); other items
+    by their position.
+    """
     from prefect_autodata.runtime.scriptjson import LD_KEY, page_json
 
     blocks = page_json(root).get(LD_KEY) or []
-    out: list[tuple[str, dict]] = []
-    for b, data in enumerate(blocks):
-        base = f"$['{LD_KEY}'][{b}]"
-        if isinstance(data, dict) and isinstance(data.get("@graph"), list):
-            out += [
-                (f"{base}['@graph'][{j}]", d) for j, d in enumerate(data["@graph"]) if isinstance(d, dict)
-            ]
-        elif isinstance(data, list):
-            out += [(f"{base}[{j}]", d) for j, d in enumerate(data) if isinstance(d, dict)]
+    found: list[tuple[str, dict]] = []
+
+    def walk(data: Any, path: str, depth: int) -> None:
+        if depth > 6:
+            return
+        if isinstance(data, list):
+            for j, d in enumerate(data[:200]):
+                walk(d, f"{path}[{j}]", depth + 1)
         elif isinstance(data, dict):
-            out.append((base, data))
-    return out
+            if "@graph" not in data or len(data) > 2:  # a bare {"@context", "@graph"} is no item
+                found.append((path, data))
+            for k, v in data.items():
+                if isinstance(v, dict | list) and k not in ("@context",):
+                    walk(v, path + _q(k), depth + 1)
+
+    for b, data in enumerate(blocks):
+        walk(data, f"$['{LD_KEY}'][{b}]", 0)
+    typed = [n.get("@type") for _, n in found]
+    out: list[tuple[str, dict]] = []
+    for path, node in found:
+        t = node.get("@type")
+        if isinstance(t, str) and typed.count(t) == 1 and _TYPE_OK.fullmatch(t):
+            path = f"$['{LD_KEY}']..[?(@['@type'] == '{t}')]"
+        out.append((path, node))
+    return [(p, n) for p, n in out if "@type" in n or not p.count("[") > 2]
+
+
+# A quantity written with its unit: "310 kcal", "1.5 l", "4 servings" (not "221B", not "2 Main St").
+_UNIT = re.compile(r"([-+]?\d+(?:[.,]\d+)?)\s?([^\W\d_]{2,12}\.?)")
+_TYPE_OK = re.compile(r"[\w:/.#-]{1,80}")
+
+
+def _own_name(key: str, node: dict) -> str:
+    """A property named after its item's type reads without that prefix: ``recipeYield`` of a
+    ``Recipe`` is its yield, ``eventStatus`` of an ``Event`` its status (schema.org writes
+    properties so). The prefix would name the record itself ("recipe") and pull the record's
+    name field onto a servings count."""
+    t = node.get("@type")
+    t = re.split(r"[:/#]", t)[-1] if isinstance(t, str) else ""
+    if len(t) >= 3 and key[: len(t)].casefold() == t.casefold() and key[len(t) : len(t) + 1].isupper():
+        return key[len(t) :]
+    return key
 
 
 def _q(k: str) -> str:
@@ -66,6 +104,19 @@ _PAGE_META = {
 }
 
 
+def _scalar_property(label: str, v: Any, path: str) -> tuple[str, str, dict[str, Any]]:
+    """One scalar property as ``(label, value, rule)``. A quantity written with its unit ("310
+    kcal", "4 servings") reads as its number: schema.org writes energy, yields and sizes so, and a
+    numeric field wants the amount (other pages may write the number bare: the unit is optional)."""
+    strip = [{"op": "strip"}]
+    value = clean(str(v))
+    unit = _UNIT.fullmatch(value) if isinstance(v, str) else None
+    if unit is None:
+        return label, value, {"jsonpath": path, "transforms": strip}
+    pat = r"^\s*([-+]?\d+(?:[.,]\d+)?)(?:\s?" + re.escape(unit.group(2)) + r")?\s*$"
+    return label, unit.group(1), {"jsonpath": path, "transforms": [*strip, {"op": "regex", "pattern": pat}]}
+
+
 def jsonld_properties(root: Any, *, max_items: int = 1) -> list[tuple[str, str, dict[str, Any]]]:
     """``(label, value, rule)`` of the main JSON-LD item: JSONPath rules into the page JSON.
 
@@ -79,18 +130,18 @@ def jsonld_properties(root: Any, *, max_items: int = 1) -> list[tuple[str, str, 
     out: list[tuple[str, str, dict[str, Any]]] = []
     strip = [{"op": "strip"}]
     for path, node in nodes[:max_items]:
-        for k, v in node.items():
-            if k in _SKIP or k.startswith("@"):
+        for key, v in node.items():
+            if key in _SKIP or key.startswith("@"):
                 continue
-            p = path + _q(k)
+            p, k = path + _q(key), _own_name(key, node)
             if _scalar(v):
-                out.append((k, clean(str(v)), {"jsonpath": p, "transforms": strip}))
+                out.append(_scalar_property(k, v, p))
             elif isinstance(v, dict) and _scalar(v.get("name")):
                 out.append((k, clean(str(v["name"])), {"jsonpath": p + "['name']", "transforms": strip}))
             elif isinstance(v, dict):
                 for kk, vv in v.items():
                     if not kk.startswith("@") and _scalar(vv):
-                        out.append((kk, clean(str(vv)), {"jsonpath": p + _q(kk), "transforms": strip}))
+                        out.append(_scalar_property(kk, vv, p + _q(kk)))
             elif isinstance(v, list) and v and all(_scalar(x) for x in v):
                 out.append((k, ", ".join(clean(str(x)) for x in v), {"jsonpath": p + "[*]", "join": ", "}))
             elif isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
