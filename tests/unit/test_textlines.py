@@ -121,3 +121,32 @@ def test_an_empty_field_between_two_separators_keeps_the_line_and_its_positions(
     assert b.labels == ["Vehicle", "Fuel economy", "Our price"] and b.rows == 5
     got = _read(html, b)
     assert [(r["c0"], r["c1"] or "", r["c2"]) for r in got] == cars
+
+
+def test_label_value_pairs_on_each_line_name_the_positions_and_are_read_without_the_labels():
+    """ "Name: …; Phone: …; Cuisine: …" on every line: the inner labels are the lines' header."""
+    from prefect_autodata.agents.induction.matching import assign
+
+    lines = [f"Name: {n}; Phone: {p}; Cuisine: {c}" for n, p, _, c in LINES]
+    html = "<html><body><main><p>" + "<br>\n".join(lines) + "</p></main></body></html>"
+    (b,) = blocks(parse(html))
+    cands = candidates(b)
+    assert [c.label for c in cands] == ["Name", "Phone", "Cuisine"]
+    got = _read(html, b)
+    assert [r["c1"] for r in got] == [r[1] for r in LINES]
+    assert got[0]["c0"] == "Jaleo" and got[3]["c2"] == "Japanese"
+    out = assign(["cuisine", "phone"], cands, entity="restaurant")
+    assert out["phone"].candidate is cands[1] and out["cuisine"].candidate is cands[2]
+
+
+def test_one_self_labelled_position_among_bare_ones_is_named_and_read_whole():
+    """ "… | Tel: 202/628-7949 | …": a value that names itself is read as the page shows it."""
+    lines = [f"{n} | Tel: {p} | {c}" for n, p, _, c in LINES]
+    html = "<html><body><main><p>" + "<br>\n".join(lines) + "</p></main></body></html>"
+    (b,) = blocks(parse(html))
+    cands = candidates(b)
+    assert [c.label for c in cands] == [None, "Tel", None]
+    assert [r["c1"] for r in _read(html, b)] == [f"Tel: {r[1]}" for r in LINES]
+    times = ["Opens 10:30 | Ana", "Opens 11:00 | Ben", "Opens 9:15 | Cy"]
+    (t,) = blocks(parse("<html><body><p>" + "<br>".join(times) + "</p></body></html>"))
+    assert [c.label for c in candidates(t)] == [None, None]  # a time is no label

@@ -62,6 +62,7 @@ def typed_rule(name: str, cand: Candidate) -> FieldRule:
     """The FieldRule reading ``cand`` as column ``name``, typed from its sample values."""
     rule = dict(cand.rule)
     tr = [Transform.model_validate(t) for t in rule.pop("transforms", [])]
+    own = len(tr)
     kind, share = dominant_type(cand.values)
     col = "string"
     # "4.170" reads as a grouped integer, but the integer transform refuses a dot: a number then
@@ -80,7 +81,24 @@ def typed_rule(name: str, cand: Candidate) -> FieldRule:
         tr += money
     elif kind != "year" and lx.family(name) == "year" and _one_year_each(cand.values):
         tr += [Transform(op="regex", pattern=_YEAR_IN)]  # the year asked, inside "NeurIPS 2019" or a date
+    if col != "string" and not _reads_all(cand.values, tr[own:]):
+        # a number with its unit ("20 mpg", "3.5 L") is a number to the eye, not to the number
+        # transform: typed, every row would be refused at run time; the value is kept as shown
+        col, tr = "string", tr[:own]
     return FieldRule(name=name, type=col, transforms=tr, **rule)
+
+
+def _reads_all(values: list[Any], transforms: list[Transform]) -> bool:
+    """True when ``transforms`` read every filled sample value without an error."""
+    from prefect_autodata.runtime.extract import apply_transforms
+
+    try:
+        for v in values:
+            if v not in (None, ""):
+                apply_transforms(v, transforms)
+    except ValueError:
+        return False
+    return True
 
 
 # A year standing alone inside a longer value: not part of a longer number ("12019", "2019.5").

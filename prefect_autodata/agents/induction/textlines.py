@@ -184,21 +184,57 @@ def blocks(root: Any) -> list[LineBlock]:
     return out
 
 
+# "Phone: 202/628-7949": a short label of words, a colon, the value (a time "10:30" is no label)
+_INNER = re.compile(r"^([^\W\d_][^\W\d_ .'/&-]*(?:[ .'/&-]+[^\W\d_]+){0,3})\s*:\s+(\S.*)$")
+
+
+def inner_label(values: list[str]) -> str | None:
+    """The label every filled value of one position begins with ("Tel: …", "Date Posted: …"), as the
+    page writes it; None when the values do not all carry one same label."""
+    filled = [v for v in values if v]
+    if len(filled) < 2:
+        return None
+    heads = [m.group(1).strip() if (m := _INNER.match(v)) else None for v in filled]
+    if any(h is None for h in heads) or len({h.casefold() for h in heads if h}) != 1:
+        return None
+    return heads[0]
+
+
 def candidates(block: LineBlock) -> list[Candidate]:
-    """One candidate per position of the lines: its label (header) or none, its values, its regex."""
+    """One candidate per position of the lines: its label (header) or none, its values, its regex.
+
+    A position whose every value begins with one same ``Label:`` is named by it. When most positions
+    are written so ("Name: Jaleo; Phone: 202/628-7949; …") the labels are the lines' own header and
+    the values are read without them; one labelled position among bare ones ("… | Tel: 202/628-7949 |
+    …") is a value that names itself, read whole as the page shows it.
+    """
+    inner = [
+        None if label else inner_label(values)
+        for label, values in zip(block.labels, block.columns, strict=True)
+    ]
+    header_like = sum(1 for x in inner if x) * 2 > len(inner)
     out = []
     for k, (label, values) in enumerate(zip(block.labels, block.columns, strict=True)):
+        rule: dict[str, Any] = {"regex": block.field_regex(k), "transforms": [{"op": "collapse_whitespace"}]}
+        notes = [f"position {k + 1} of {len(block.labels)} between {block.sep!r}"]
+        if inner[k]:
+            label = inner[k]
+            notes.append(f"each value begins with {label + ':'!r}")
+            if header_like:
+                strip = rf"^(?:{re.escape(label)}\s*:\s*)?(.*\S)"
+                rule["transforms"] = [*rule["transforms"], {"op": "regex", "pattern": strip}]
+                values = [m.group(1) if (m := re.match(strip, v)) else v for v in values]
         kind, _ = dominant_type(values)
         distinct = len(set(values)) == len(values)
         out.append(
             Candidate(
                 label=label,
                 values=values,
-                rule={"regex": block.field_regex(k), "transforms": [{"op": "collapse_whitespace"}]},
+                rule=rule,
                 origin="text line",
                 identity=(k == 0 and distinct and kind == "text"),
                 anchor=0.6 if label else 0.3,
-                notes=[f"position {k + 1} of {len(block.labels)} between {block.sep!r}"],
+                notes=notes,
             )
         )
     return out
