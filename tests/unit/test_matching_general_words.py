@@ -43,3 +43,11 @@ def test_a_plural_abbreviated_with_its_s() -> None:
     assert name_score("rebounds", "rbs") >= 0.6
     cands = [_c("wns", [48, 34, 23], "w"), _c("win_pct", ["60.0%", "42.5%", "28.8%"], "p")]
     assert assign(["wins"], cands)["wins"].candidate.rule == {"key": "w"}
+
+
+def test_the_stock_of_a_price_series_is_its_ticker_even_when_one_stock_only() -> None:
+    cands = [
+        _c("ticker", ["XOM"] * 5, "t"),
+        _c("close", ["117.58", "115.63", "115.83", "111.50", "108.99"], "c"),
+    ]
+    assert assign(["stock", "close"], cands)["stock"].candidate.rule == {"key": "t"}

@@ -440,7 +440,7 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
     (
         "symbol",
         "code",
-        "symbol, ticker, ticker symbol, stock symbol, kurzel, simbolo, symbole, simbolo",
+        "symbol, ticker, ticker symbol, stock symbol, stock, kurzel, simbolo, symbole, simbolo",
         "sym tkr",
     ),
     ("isbn", "code", "isbn, isbn 13, isbn 10, ean, upc, barcode, gtin, doi, issn", ""),
