@@ -51,26 +51,15 @@ ATTRIBUTE_NOUNS = frozenset(
     language type class brand series collection topic subject field tag label status level conference
     category""".split()
 )
-# Verb forms that stand for a field in a comparison ("priced under 20", "rated above 4").
-VERB_FIELDS = {
-    "priced": "price",
-    "costing": "price",
-    "costs": "price",
-    "cost": "price",
-    "cheaper": "price",
-    "rated": "rating",
-    "paying": "salary",
-    "earning": "salary",
-    "weighing": "weight",
-    "sized": "size",
-    "aged": "age",
-    "older": "age",
-    "younger": "age",
-    "taller": "height",
-    "higher": "height",
-    "longer": "length",
-    "scoring": "score",
-}
+# Verb forms that stand for a field in a comparison ("priced under 20", "rated above 4", "e-readers that
+# weigh less than 200 grams", "jobs that pay over 20 dollars an hour").
+VERB_FIELDS = dict(
+    pair.split(":")
+    for pair in """priced:price costing:price costs:price cost:price cheaper:price rated:rating paying:salary
+    earning:salary weighing:weight sized:size aged:age older:age younger:age taller:height higher:height
+    longer:length scoring:score weigh:weight weighs:weight earn:salary earns:salary pay:salary
+    pays:salary""".split()
+)
 # Words that usually name a field of a record (used to split "product names and prices").
 FIELD_WORDS = frozenset(
     """name names title titles price prices cost address addresses phone phones email emails url urls link

@@ -43,27 +43,19 @@ from prefect_autodata.agents.vocab import (
     NUMBER_WORDS,
     REQUEST_VERBS,
     VERB_FIELDS,
+    plural,
     singular,
 )
 
 ParsedInstruction = Request  # the name consumers knew; the plan's core is the generic Request
-# Comparison verbs that name their field, the vocabulary's and their present tense ("e-readers *weigh*
-# less than 200 grams", "jobs that *pay* over 20 dollars an hour").
-_VERB_FIELDS = {
-    **VERB_FIELDS,
-    "weigh": "weight",
-    "weighs": "weight",
-    "earn": "salary",
-    "earns": "salary",
-    "pay": "salary",
-    "pays": "salary",
-}
+_VERB_FIELDS = VERB_FIELDS  # comparison verbs that name their field ("priced", "weighs", "pays")
 
 # ---------------------------------------------------------------- dates
 
 _MONTH_NAMES = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
 _MONTH_NAMES |= {m.lower(): i for i, m in enumerate(calendar.month_abbr) if m}
 _MONTH_NAMES["sept"] = 9
+_MONTHS = frozenset(_MONTH_NAMES)
 _MON = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 _ORD = r"(?:st|nd|rd|th)?"
 # Years of the last three centuries ("novels published in 1865"); "founded before 1500" is a number.
@@ -89,14 +81,8 @@ _DATE_PATTERNS: list[tuple[str, str]] = [
     ("year", rf"(?<!\d)({_YEAR})(?!\d)"),
 ]
 _WORD_ORD = {
-    "first": 1,
-    "1st": 1,
-    "second": 2,
-    "2nd": 2,
-    "third": 3,
-    "3rd": 3,
-    "fourth": 4,
-    "4th": 4,
+    **{w: n for n, w in enumerate("first second third fourth".split(), 1)},
+    **{f"{n}{x}": n for n, x in ((1, "st"), (2, "nd"), (3, "rd"), (4, "th"))},
     "last": 4,
 }
 
@@ -129,10 +115,31 @@ _READ_IN_UNIT = (
     + _TIME_UNIT_WORDS
     + r")"
 )
+# Comparison words and the operator each means (longest first in the patterns built from them).
+_OPS = {
+    **dict.fromkeys(
+        "under|below|less than|fewer than|lower than|cheaper than|at most|no more than|up to|<=|≤|<".split(
+            "|"
+        ),
+        "le",
+    ),
+    **dict.fromkeys(
+        "over|above|more than|greater than|higher than|at least|no less than|exceeding|>=|≥|>".split("|"),
+        "ge",
+    ),
+    **dict.fromkeys(("before", "earlier than"), "le"),
+    **dict.fromkeys(("after", "later than"), "ge"),
+    "=": "eq",
+}
+_CMP_WORDS = sorted(_OPS, key=len, reverse=True)
+_CMP = r"(?P<op>" + "|".join(_CMP_WORDS) + ")"
 # Comparisons of quantity ("at least 2000"); "before/after/since/up to 2000" compare times.
 _QUANTITY_CMP = (
-    r"(?:under|below|less than|fewer than|lower than|cheaper than|at most|no more than|over|above|"
-    r"more than|greater than|higher than|at least|no less than|exceeding|>=|<=|≥|≤|>|<)"
+    r"(?:"
+    + "|".join(
+        w for w in _CMP_WORDS if w not in ("before", "earlier than", "after", "later than", "up to", "=")
+    )
+    + ")"
 )
 _TIME_NOUNS = re.compile(
     r"(?:year|date|season|day|month|decade|century|founded|built|established|opened|published|released|"
@@ -174,16 +181,18 @@ def _is_amount(text: str, start: int, end: int) -> bool:
     return bool(pre) or (bool(noun) and noun not in BOUNDARY_WORDS)
 
 
+def _overlaps(a: int, b: int, spans: list[tuple[int, int]]) -> bool:
+    """Whether [a, b) overlaps a span already explained (a date, a filter, a blocked phrase)."""
+    return any(not (b <= x or a >= y) for x, y in spans)
+
+
 def _find_dates(text: str) -> list[_Mention]:
     out: list[_Mention] = []
     taken: list[tuple[int, int]] = []
 
-    def free(a: int, b: int) -> bool:
-        return all(b <= x or a >= y for x, y in taken)
-
     for kind, pat in _DATE_PATTERNS:
         for m in re.finditer(pat, text, flags=re.IGNORECASE):
-            if not free(*m.span()):
+            if _overlaps(*m.span(), taken):
                 continue
             g = [x for x in m.groups() if x is not None]
             mention = None
@@ -371,18 +380,7 @@ def _resolve_time(t: str, mentions: list[_Mention], today: date, req: Request) -
         # "a model year of at least 2015", "a vintage year under 2000": a bound on a year
         op, y = m.group("op"), int(m.group(2))
         ts.phrase = m.group(0)
-        if op in (
-            "at least",
-            "no earlier than",
-            ">=",
-            "≥",
-            "over",
-            "above",
-            "more than",
-            "greater than",
-            "later than",
-            "newer than",
-        ):
+        if op in ("no earlier than", "newer than") or _OPS.get(op) == "ge":
             ts.kind = "relative"
             ts.start_year = y + (0 if op in ("at least", "no earlier than", ">=", "≥") else 1)
             ts.end_year = today.year
@@ -456,6 +454,16 @@ def _resolve_time(t: str, mentions: list[_Mention], today: date, req: Request) -
 
 # ---------------------------------------------------------------- sources
 
+# The one value-boundary rule: which words a named value (or a place) is made of, and what closes it.
+_NAME = r"[A-Z][\w&'’.-]*"  # a capitalised word of a named value ("Home & Garden", "St. Louis", "O'Neil")
+_NAME_SL = r"[A-Z][\w&'’./-]*"  # the same, "/" allowed ("AI/ML", "ATL/BOS")
+_PLACE_WORD = r"[A-Z][\w.'’-]*"  # a capitalised word of a place ("&" joins two places, not one name)
+_PLACE_NAME = rf"{_PLACE_WORD}(?:\s+{_PLACE_WORD})*"
+_PLACE = rf"(?:the\s+)?{_PLACE_NAME}"
+_LIST_VERBS = r"(?:with|including|listing|giving|showing|containing)"
+# "for Drama", "For Action Thriller": named words joined by "&", "and", "of" or a colon
+_FOR_VALUE = rf"{_NAME_SL}(?:(?:\s+(?:&|and|of)\s+|:\s+|\s+){_NAME_SL})*"
+
 _URL = re.compile(r"\bhttps?://[^\s<>\"')\]]+", re.I)
 _DOMAIN = re.compile(
     r"(?<![@\w.-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:com|org|net|edu|gov|io|co|uk|de|fr|es|it|nl|ch|"
@@ -463,7 +471,11 @@ _DOMAIN = re.compile(
     re.I,
 )
 _SITE_NAME = re.compile(
-    r"\b(?:on|from|at|of|off)\s+((?:[A-Z][\w&'’.-]*\s+){0,3}?[A-Z][\w&'’.-]*)(?:'s)?\s+(?:web\s?site|site|page|portal|"
+    r"\b(?:on|from|at|of|off)\s+((?:"
+    + _NAME
+    + r"\s+){0,3}?"
+    + _NAME
+    + r")(?:'s)?\s+(?:web\s?site|site|page|portal|"
     r"api|feed|open data portal|data portal)\b"
 )
 
@@ -502,7 +514,7 @@ def _find_sources(t: str) -> tuple[list[str], str]:
         # (not an acronym, which names a conference or a ticker, nor a day or a month; "books on
         # History" names a topic, so a bare "on" takes only a brand-like name)
         name = m.group("name") or m.group("brand")
-        if not name.isupper() and name.split()[0].lower() not in {*_MONTH_NAMES, *_DAY_NAMES}:
+        if not name.isupper() and name.split()[0].lower() not in _MONTHS | _DAY_NAMES:
             found.append(name)
     return list(dict.fromkeys(found)), t
 
@@ -567,76 +579,21 @@ _CLAUSE_END = re.compile(
     r"(?:every|each)\s+(?:day|week|month|hour|weekday|morning|night))\b(?!-)|\.(?!\d)|[;:!?()]|$",
     re.I,
 )
-_CMP = (
-    r"(?P<op>under|below|less than|fewer than|lower than|cheaper than|at most|no more than|up to|"
-    r"over|above|more than|greater than|higher than|at least|no less than|exceeding|before|earlier than|"
-    r"after|later than|>=|<=|≥|≤|>|<|=)"
-)
 _NUMV = (
     r"(?P<val>(?:[$€£]|(?:usd|eur|gbp|chf|cad|aud)\s)?\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|bn|%|percent)(?![\w])|\s(?:thousand|million|billion)\b)?)"
     r"(?![\w.]|,\d|-[A-Za-z])"  # "< 2-year": a hyphenated word, not a bound
 )
-_OPS = {
-    "under": "le",
-    "below": "le",
-    "less than": "le",
-    "fewer than": "le",
-    "lower than": "le",
-    "cheaper than": "le",
-    "at most": "le",
-    "no more than": "le",
-    "up to": "le",
-    "<=": "le",
-    "≤": "le",
-    "<": "le",
-    "over": "ge",
-    "above": "ge",
-    "more than": "ge",
-    "greater than": "ge",
-    "higher than": "ge",
-    "at least": "ge",
-    "no less than": "ge",
-    "exceeding": "ge",
-    "before": "le",
-    "earlier than": "le",
-    "after": "ge",
-    "later than": "ge",
-    ">=": "ge",
-    "≥": "ge",
-    ">": "ge",
-    "=": "eq",
-}
 _NOUN = r"(?!(?:in|on|at|of|for|from|with|and|or|the|a|an|to|by|per|each|every|since|between)\b)[a-z]+"
 _PLACE_NOUNS = frozenset("city state country region province county".split())
 # The agent noun of a participle before "by" ("published by X" → publisher).
-_AGENT_NOUNS = {
-    "published": "publisher",
-    "written": "author",
-    "authored": "author",
-    "directed": "director",
-    "developed": "developer",
-    "produced": "producer",
-    "designed": "designer",
-    "composed": "composer",
-    "painted": "artist",
-    "drawn": "artist",
-    "illustrated": "illustrator",
-    "manufactured": "manufacturer",
-    "made": "maker",
-    "built": "builder",
-    "owned": "owner",
-    "operated": "operator",
-    "run": "operator",
-    "organized": "organizer",
-    "organised": "organiser",
-    "founded": "founder",
-    "sponsored": "sponsor",
-    "hosted": "host",
-    "edited": "editor",
-    "performed": "performer",
-    "created": "creator",
-    "sung": "artist",
-}
+_AGENT_NOUNS = dict(
+    pair.split(":")
+    for pair in """published:publisher written:author authored:author directed:director developed:developer
+    produced:producer designed:designer composed:composer painted:artist drawn:artist
+    illustrated:illustrator manufactured:manufacturer made:maker built:builder owned:owner
+    operated:operator run:operator organized:organizer organised:organiser founded:founder
+    sponsored:sponsor hosted:host edited:editor performed:performer created:creator sung:artist""".split()
+)
 _MONEY_FIELD = re.compile(
     r"price|cost|salary|fee|amount|revenue|budget|wage|rent|fare|income|\bcap\b|capitali[sz]ation|valuation|"
     r"value|funding|profit|sales|earnings|turnover|spend|pay\b|gross",
@@ -644,22 +601,20 @@ _MONEY_FIELD = re.compile(
 )
 # "longer than 10 km": a comparative adjective names the field it compares.
 _COMPARATIVES = {
-    "longer": ("length", "ge"),
-    "shorter": ("length", "le"),
-    "taller": ("height", "ge"),
-    "heavier": ("weight", "ge"),
-    "lighter": ("weight", "le"),
-    "older": ("age", "ge"),
-    "younger": ("age", "le"),
-    "bigger": ("size", "ge"),
-    "larger": ("size", "ge"),
-    "smaller": ("size", "le"),
-    "faster": ("speed", "ge"),
-    "slower": ("speed", "le"),
-    "deeper": ("depth", "ge"),
-    "wider": ("width", "ge"),
-    "pricier": ("price", "ge"),
+    adj: (field, op)
+    for adj, field, op in (
+        t.split(":")
+        for t in """longer:length:ge shorter:length:le taller:height:ge heavier:weight:ge lighter:weight:le
+    older:age:ge younger:age:le bigger:size:ge larger:size:ge smaller:size:le faster:speed:ge slower:speed:le
+    deeper:depth:ge wider:width:ge pricier:price:ge""".split()
+    )
 }
+
+
+def _names_records(word: str) -> bool:
+    """A plural that is no field word names the records ("trails between 5 and 10 km", "laptops under
+    $500"): the comparison is then on the unit's dimension or on their price."""
+    return singular(word) != word and singular(word) not in FIELD_WORDS
 
 
 def _subject_is_records(before: str) -> bool:
@@ -738,8 +693,16 @@ def _clean_item(item: str) -> str:
     return item.strip(" .,'\"")
 
 
-def _split_list(text: str) -> list[str]:
-    return [x for x in (_clean_item(p) for p in _LIST_SPLIT.split(text)) if x]
+def _split_list(text: str, *, clean: bool = True) -> list[str]:
+    """The one list splitter: the items of "a, b and c" (also ";", "/", "&", "plus", "as well as"), each
+    cleaned of its determiners and lead words (``clean``) and empty ones dropped."""
+    parts = [p for p in _LIST_SPLIT.split(text) if p.strip()]
+    return [x for x in (_clean_item(p) for p in parts) if x] if clean else parts
+
+
+def _short_names(items: list[str], most: int = 4) -> bool:
+    """Items that read as field names: a few words, no number."""
+    return all(len(x.split()) <= most and not re.search(r"\d", x) for x in items)
 
 
 _CMP_AHEAD = re.compile(r"\s+(?:of\s+)?(?:" + _CMP + r"\s|between\s+\d)", re.I)
@@ -821,7 +784,13 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
     spans: list[tuple[int, int]] = []
 
     def free(a: int, b: int) -> bool:
-        return all(b <= x or a >= y for x, y in blocked + spans)
+        return not _overlaps(a, b, blocked + spans)
+
+    def add(f: Filter, span: tuple[int, int], *, only: bool = False) -> None:
+        out.append(f)
+        spans.append(span)
+        if only:
+            _ONLY.append(f)  # an "X only" value a kind may read as its own scope
 
     for m in re.finditer(
         rf"\b(?:(?P<verb>priced|costing|rated|paying|earning|weighing|aged|scoring)|(?:(?P<pre>[a-z]+)\s+)?(?P<field>[a-z]+))\s+"
@@ -838,7 +807,7 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             if raw.lower() in _VERB_FIELDS:  # "cameras priced between 500 and 1500 dollars"
                 f, pre = _VERB_FIELDS[raw.lower()], ""
             dim = _dimension(t[m.start("b") : m.end() + 12])
-            if dim and (not f or (singular(f) != f and singular(f) not in FIELD_WORDS)):
+            if dim and (not f or _names_records(f)):
                 f, pre = dim, ""  # "trails between 5 and 10 km": the unit's dimension
             if (
                 f
@@ -848,27 +817,26 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
                 and singular(f) == f
                 and pre not in BOUNDARY_WORDS | LEAD_MODIFIERS | _DETERMINERS | REQUEST_VERBS
                 and pre not in _VERB_FIELDS
-                and not _PARTICIPLE.fullmatch(pre)
-                and pre not in _IRREGULAR_PARTICIPLES
+                and not _is_participle(pre)
             ):
                 f = f"{pre} {f}"  # "a market cap between 1 and 5 billion", "engine size between"
             if (
                 _MONEY.search(m.group("a") + " " + m.group("b") + " " + t[m.end() : m.end() + 10])
                 and not _MONEY_FIELD.search(f)
-                and (not f or (singular(f) != f and singular(f) not in FIELD_WORDS))
+                and (not f or _names_records(f))
             ):
                 f = "price"  # "laptops between 1000 and 2000 dollars": the records' price
             if not f:
                 continue
             money = bool(_MONEY_FIELD.search(f))
-            out.append(
+            add(
                 Filter(
                     field=normalize_name(f),
                     op="range",
                     value=_range_values(m.group("a"), m.group("b"), money=money),
-                )
+                ),
+                (m.end("field"), m.end()) if place else m.span(),
             )
-            spans.append((m.end("field"), m.end()) if place else m.span())
     for m in re.finditer(
         rf"\b(?P<adj>[a-z]+er|more|less|fewer)\s+than\s+(?:an?\s+)?(?P<field>[a-z]{{3,}})\s+{_NUMV}(?![\w.])",
         t,
@@ -886,8 +854,7 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
                 if m.group("adj").lower() in ("less", "fewer", "lower", "smaller", "weaker", "shorter")
                 else "ge"
             )
-            out.append(Filter(field=normalize_name(field), op=op, value=_number(m.group("val"))))
-            spans.append(m.span())
+            add(Filter(field=normalize_name(field), op=op, value=_number(m.group("val"))), m.span())
     for m in re.finditer(
         rf"\b(?P<adj>{'|'.join(_COMPARATIVES)}|higher|lower)\s+than\s+{_NUMV}"
         rf"(?P<len>\s?(?:m|metres|meters|ft|feet|km|kilometres|kilometers)\b)?",
@@ -900,8 +867,7 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             continue  # "a rating higher than 4" compares the rating; "peaks higher than 2000 m" a height
         if free(*m.span()):
             field, op = _COMPARATIVES.get(adj) or ("height", "ge" if adj == "higher" else "le")
-            out.append(Filter(field=field, op=op, value=_number(m.group("val"))))
-            spans.append(m.span())
+            add(Filter(field=field, op=op, value=_number(m.group("val"))), m.span())
     for m in re.finditer(
         rf"(?:(?P<verb>priced|costing|costs?|rated|paying|pays?|earning|earns?|weighing|weighs?|aged|scoring|cheaper|older|younger|taller)\s+|"
         # "a five-year return above 8%": a hyphenated modifier is a word of the field's name
@@ -944,12 +910,7 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         ):
             noun = f"{noun} {singular(nxt.group(1))}"
         dim = _dimension(t[m.start("val") : m.end() + 12])
-        if (
-            words
-            and (_PARTICIPLE.fullmatch(words[-1]) or words[-1] in _IRREGULAR_PARTICIPLES)
-            and noun
-            and noun not in BOUNDARY_WORDS
-        ):
+        if words and _is_participle(words[-1]) and noun and noun not in BOUNDARY_WORDS:
             # "players scored over 2000 points", "flats rented under 900 euros": the words after the
             # number say what is compared, not the verb ("founded before 1500" keeps its verb)
             words = []
@@ -968,9 +929,7 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         if not field:
             if len(words) >= 2 and singular(words[-2]) == words[-2] and words[-2] not in _VERB_FIELDS:
                 field = " ".join(words[-2:])  # "engine size over 600 cc" (not "apartments rent")
-            elif words and not (
-                dim and singular(words[-1]) != words[-1] and singular(words[-1]) not in FIELD_WORDS
-            ):
+            elif words and not (dim and _names_records(words[-1])):
                 field = words[-1]  # "a salary above 80000", "runtime under 100 minutes"
             elif measured := _measured(noun, t[m.end() :]):
                 field = measured
@@ -1006,18 +965,17 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             continue
         if re.fullmatch(_YEAR, val.strip()) and not m.group("field"):
             continue
-        out.append(
+        add(
             Filter(
                 field=normalize_name(field),
                 op=_OPS[m.group("op").lower()],
                 value=_number(val, money=bool(_MONEY_FIELD.search(field))),
-            )
+            ),
+            (m.start("op"), m.end()),
         )
-        spans.append((m.start("op"), m.end()))
     for m in _OF_VALUE.finditer(t):
         if free(*m.span()) and (f := _of_value(m.group(0).strip())) is not None:
-            out.append(f)
-            spans.append(m.span())
+            add(f, m.span())
     for m in re.finditer(
         r"\b(?:where|whose|with)\s+(?:the\s+)?(?P<field>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|equals|=|being)\s+"
         r"(?P<val>\"[^\"]+\"|'[^']+'|(?:[<>≤≥]\s?)?[A-Z0-9][\w.\-/'’&+]*"
@@ -1034,37 +992,38 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
                 # "whose cuisine is Mexican, Thai or Korean": one value of several
                 out.append(Filter(field=normalize_name(m.group("field")), op="in", value=alts))
             else:
-                out.append(Filter(field=normalize_name(m.group("field")), op="eq", value=val))
-            spans.append((m.start(), m.start("val") + len(val)))
+                add(
+                    Filter(field=normalize_name(m.group("field")), op="eq", value=val),
+                    (m.start(), m.start("val") + len(val)),
+                )
     # "the universities with type Proprietary — fields: ...": a field word and its named value, closed
     # by the dash or colon that opens the field list
     for m in re.finditer(
-        r"\bwith\s+(?:the\s+)?(?P<field>[a-z]+(?:\s+[a-z]+)?)\s+(?P<val>[A-Z][\w'’&.-]*(?:\s+[A-Z][\w'’&.-]*)*)"
+        r"\bwith\s+(?:the\s+)?(?P<field>[a-z]+(?:\s+[a-z]+)?)\s+(?P<val>" + _NAME + r"(?:\s+" + _NAME + r")*)"
         r"(?=\s*[—–:]|\s+-\s|,\s*(?:fields?|columns?|attributes?)\s*:)",
         t,
     ):
         if free(*m.span()) and not set(m.group("field").split()) & (
             BOUNDARY_WORDS | _FEATURE_STOP | _DETERMINERS
         ):
-            out.append(Filter(field=normalize_name(m.group("field")), op="eq", value=m.group("val")))
-            spans.append(m.span())
+            add(Filter(field=normalize_name(m.group("field")), op="eq", value=m.group("val")), m.span())
     for m in re.finditer(
         r"\b(?:whose\s+|where\s+(?:the\s+|its\s+|their\s+)?)(?P<field>[a-z]+(?:\s+[a-z]+)?)\s+"
         r"(?:contains?|includes?|mentions?|has)\s+(?:the\s+(?:word|term|phrase)\s+)?"
-        r"(?P<val>\"[^\"]+\"|'[^']+'|[A-Z][\w'’&.\-]*(?:\s+[A-Z][\w'’&.\-]*)*|[\w'’\-]+)",
+        r"(?P<val>\"[^\"]+\"|'[^']+'|" + _NAME + r"(?:\s+" + _NAME + r")*|[\w'’\-]+)",
         t,
     ):
         if free(*m.span()):
-            out.append(
+            add(
                 Filter(
                     field=normalize_name(m.group("field")), op="contains", value=m.group("val").strip("\"'")
-                )
+                ),
+                m.span(),
             )
-            spans.append(m.span())
     # "movies for Drama, with ...", "player seasons for ATL with ...": a value closing its clause
     for m in re.finditer(
-        r"\bfor\s+(?:the\s+)?(?P<val>[A-Z][\w&'’./-]*(?:(?:\s+(?:&|and|of)\s+|:\s+|\s+)[A-Z][\w&'’./-]*)*)"
-        r"(?=\s*(?:[,;.?!(]|$)|\s+(?:with|listing|giving|including|showing|containing|from|in|on|at|during)\b)",
+        r"\bfor\s+(?:the\s+)?(?P<val>" + _FOR_VALUE + r")"
+        r"(?=\s*(?:[,;.?!(]|$)|\s+(?:" + _LIST_VERBS + r"|from|in|on|at|during)\b)",
         t,
     ):
         val = m.group("val").rstrip(".")
@@ -1076,16 +1035,16 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             or re.search(r"\d{4}", val)
         ):
             continue
-        out.append(Filter(field="*", op="eq", value=val))
-        _ONLY.append(out[-1])
-        spans.append(m.span())
+        add(Filter(field="*", op="eq", value=val), m.span(), only=True)
     # "Nikon only", "only the STL club", "only American": a value to keep, its field named or not
     # ("*": any of the record's fields).
     for m in re.finditer(
         # "only Public 2-year": a word of digits and letters ("2-year", "4WD") continues the value
-        r"\bonly\s+(?:the\s+)?(?P<val>[A-Z][\w&'’./-]*(?:\s+(?:[A-Z]|\d+-?[A-Za-z])[\w&'’./-]*)*)"
+        r"\bonly\s+(?:the\s+)?(?P<val>" + _NAME_SL + r"(?:\s+(?:[A-Z]|\d+-?[A-Za-z])[\w&'’./-]*)*)"
         r"(?:\s+(?P<noun>[a-z]{3,})(?:\s+(?P<noun2>[a-z]{3,})(?=\s*[:,;.?!(]|\s*$))?)?"
-        r"|(?:^|(?<=,)|(?<=\s))(?P<val2>[A-Z][\w&'’./-]*(?:(?:\s+&)?\s+(?:[A-Z]|\d+-?[A-Za-z])[\w&'’./-]*)*)\s+only\b",
+        r"|(?:^|(?<=,)|(?<=\s))(?P<val2>"
+        + _NAME_SL
+        + r"(?:(?:\s+&)?\s+(?:[A-Z]|\d+-?[A-Za-z])[\w&'’./-]*)*)\s+only\b",
         t,
     ):
         if not free(*m.span()):
@@ -1099,9 +1058,7 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             noun = f"{noun} {noun2}"  # "only the Private For-Profit institution type:"
         if val.split()[0].lower() in _MONTHS or re.fullmatch(_YEAR, val):
             continue
-        out.append(Filter(field=noun or "*", op="eq", value=val))
-        _ONLY.append(out[-1])
-        spans.append(m.span())
+        add(Filter(field=noun or "*", op="eq", value=val), m.span(), only=True)
     for m in re.finditer(
         r"\b(?:on|for|along|of|at)\s+(?:the\s+)?(?P<field>[a-z]+)\s+(?P<val>\d{1,4}[A-Za-z]?)\b"
         r"(?!\s*(?:days?|weeks?|months?|years?|seasons?|hours?|minutes?|%|percent|stars?))",
@@ -1122,20 +1079,18 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             )
         ):
             val = m.group("val")
-            out.append(Filter(field=field, op="eq", value=int(val) if val.isdigit() else val))
-            spans.append(m.span())
+            add(Filter(field=field, op="eq", value=int(val) if val.isdigit() else val), m.span())
     nouns = "|".join(sorted(ATTRIBUTE_NOUNS))
     for m in re.finditer(
-        rf"\b(?:in|from|under|of|for)\s+(?:the\s+)?(?P<val>\"[^\"]+\"|'[^']+'|(?:[A-Z][\w&'’.\-]*\s+)*?[A-Z][\w&'’.\-]*)\s+(?P<field>{nouns})\b",
+        rf"\b(?:in|from|under|of|for)\s+(?:the\s+)?(?P<val>\"[^\"]+\"|'[^']+'|(?:{_NAME}\s+)*?{_NAME})\s+(?P<field>{nouns})\b",
         t,
     ):
         if free(*m.span()):
-            out.append(Filter(field=m.group("field").lower(), op="eq", value=m.group("val").strip("\"'")))
-            spans.append(m.span())
+            add(Filter(field=m.group("field").lower(), op="eq", value=m.group("val").strip("\"'")), m.span())
     # "in the Federal court", "from the Eastern conference": a named value, then the (singular) noun
     # naming the field it belongs to.
     for m in re.finditer(
-        r"\b(?:in|from|under)\s+the\s+(?P<val>(?:[A-Z][\w&'’.\-]*\s+)*?[A-Z][\w&'’.\-]*)\s+(?P<field>[a-z]{3,})\b",
+        rf"\b(?:in|from|under)\s+the\s+(?P<val>(?:{_NAME}\s+)*?{_NAME})\s+(?P<field>[a-z]{{3,}})\b",
         t,
     ):
         noun = m.group("field")
@@ -1146,19 +1101,17 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             and not noun.endswith(("ing", "ed", "ly"))
             and m.group("val").split()[0].lower().rstrip(".") not in _MONTHS
         ):
-            out.append(Filter(field=noun, op="eq", value=m.group("val")))
-            spans.append(m.span())
+            add(Filter(field=noun, op="eq", value=m.group("val")), m.span())
     for m in re.finditer(
         rf"\b(?P<field>{nouns})\s+(?:called|named|of)?\s*(?P<val>\"[^\"]+\"|'[^']+')",
         t,
     ):
         if free(*m.span()):
-            out.append(Filter(field=m.group("field").lower(), op="eq", value=m.group("val").strip("\"'")))
-            spans.append(m.span())
+            add(Filter(field=m.group("field").lower(), op="eq", value=m.group("val").strip("\"'")), m.span())
     # "comic books published by Dark Horse", "every book by Agatha Christie": the agent after "by"
     # names the field of the participle's agent noun (the author of records named bare)
     for m in re.finditer(
-        r"\b(?:(?P<verb>[a-z]+)\s+)?by\s+(?P<val>[A-Z][\w.'’&\-]*(?:\s+(?:[A-Z][\w.'’&\-]*|of|de|van|von|&))*)",
+        rf"\b(?:(?P<verb>[a-z]+)\s+)?by\s+(?P<val>{_NAME}(?:\s+(?:{_NAME}|of|de|van|von|&))*)",
         t,
     ):
         verb = (m.group("verb") or "").lower()
@@ -1177,10 +1130,13 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             field = "author"  # "books by Agatha Christie", "songs by Queen"
         if field is None or not free(*m.span()) or val.split()[0].lower() in _MONTHS | {"i", "we", "the"}:
             continue
-        out.append(Filter(field=field, op="eq", value=val))
-        spans.append((m.start("val"), m.start("val") + len(val)))
+        add(Filter(field=field, op="eq", value=val), (m.start("val"), m.start("val") + len(val)))
     for m in re.finditer(
-        r"(?<!\ue000)\b(?:in|near|around|across|throughout|(?<=[a-z]\s)from|(?:departing|leaving|flying|originating|shipping|arriving)\s+(?:from|at|in))\s+(?P<val>(?:the\s+)?[A-Z][\w.'’\-]*(?:\s+(?:[A-Z][\w.'’\-]*|of|de|del|am|upon))*)",
+        r"(?<!\ue000)\b(?:in|near|around|across|throughout|(?<=[a-z]\s)from|(?:departing|leaving|flying|originating|shipping|arriving)\s+(?:from|at|in))\s+(?P<val>(?:the\s+)?"
+        + _PLACE_WORD
+        + r"(?:\s+(?:"
+        + _PLACE_WORD
+        + r"|of|de|del|am|upon))*)",
         t,
     ):
         val = re.sub(r"^the\s+", "", m.group("val"))
@@ -1217,9 +1173,7 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             continue
         vals, end = [val], m.start("val") + len(m.group("val"))
         # "in Germany or Austria", "in Lyon, Nice or Paris": one place of several
-        while alt := re.match(
-            r"(?:\s*,\s*|\s+(?:or|and)\s+)(?P<v>[A-Z][\w.'’\-]*(?:\s+[A-Z][\w.'’\-]*)*)", t[end:]
-        ):
+        while alt := re.match(r"(?:\s*,\s*|\s+(?:or|and)\s+)(?P<v>" + _PLACE_NAME + r")", t[end:]):
             first_alt = alt.group("v").split()[0].lower()
             if first_alt in _MONTHS or first_alt in ("i", "we", "you", "they", "please", "also", "then"):
                 # "in Canada, I want ...": a new clause, not another place
@@ -1227,17 +1181,10 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             vals.append(alt.group("v"))
             end += alt.end()
         if len(vals) > 1:
-            out.append(Filter(field="location", op="in", value=vals))
-            spans.append((m.start(), end))
+            add(Filter(field="location", op="in", value=vals), (m.start(), end))
         else:
-            out.append(Filter(field="location", op="eq", value=val))
-            spans.append(m.span())
+            add(Filter(field="location", op="eq", value=val), m.span())
     return out, spans
-
-
-_MONTHS = (
-    {m.lower() for m in calendar.month_name if m} | {m.lower() for m in calendar.month_abbr if m} | {"sept"}
-)
 
 
 def _phrase_after(t: str, start: int) -> str:
@@ -1268,7 +1215,7 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
     first: int | None = None
     for rx in (_FIELD_HEADER, _FIELD_TRIGGER):
         for m in rx.finditer(t):
-            if any(not (m.end() <= x or m.start() >= y) for x, y in blocked):
+            if _overlaps(*m.span(), blocked):
                 continue
             # "with details on X, Y", "with attributes such as X, Y": the list starts after the lead-in
             begin = lead_in.end() if (lead_in := _FIELD_LEAD_IN.match(t, m.end())) else m.end()
@@ -1279,12 +1226,7 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
                 chunk = t[begin : begin + lead.end()] + _phrase_after(t, begin + lead.end()) if lead else ""
             if not chunk.strip():
                 continue
-            if re.search(r",\s*(?:and|or)\s|,.*\sand\s", chunk):
-                # "make & model, cost, and mileage": "&" joins one field's words when the list ends with "and"
-                # ("category Home & Garden": capitalised words joined by "&" are one named value)
-                chunk = re.sub(r"\b([a-z]\w*) & ([a-z]\w*)\b", r"\1&\2", chunk)
-            chunk = _keep_values_whole(chunk)
-            raw = [x.replace(_COMMA, ",").replace(_AMP, "&") for x in _LIST_SPLIT.split(chunk) if x.strip()]
+            raw = _field_list(chunk)
             if re.match(r"(?:i|we)\b", m.group(0), re.I):
                 # a wish lists fields only as a list of short singular names ("..., I want the name,
                 # province and area"); "In 1993, we need the team pitching seasons" names the records
@@ -1327,7 +1269,7 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
                 )
                 if (cont := after.match(t, begin + len(chunk))) is not None:
                     more = _phrase_after(t, cont.end())
-                    parts += [x for x in (_clean_item(x) for x in _LIST_SPLIT.split(more)) if x]
+                    parts += _split_list(more)
             for it in parts:
                 f = _comparison(it) or _value_feature(it)
                 if f:
@@ -1339,17 +1281,17 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
             break
     if not items:
         for m in _PUNCT_LIST.finditer(t):
-            if any(not (m.end() <= x or m.start() >= y) for x, y in blocked) or "," not in m.group("chunk"):
+            if _overlaps(*m.span(), blocked) or "," not in m.group("chunk"):
                 continue
-            parts = [x for x in (_clean_item(x) for x in _LIST_SPLIT.split(m.group("chunk"))) if x]
-            if len(parts) >= 2 and all(len(x.split()) <= 4 and not re.search(r"\d", x) for x in parts):
+            parts = _split_list(m.group("chunk"))
+            if len(parts) >= 2 and _short_names(parts):
                 items.extend(parts)
                 first = m.start() if first is None else min(first, m.start())
                 break
     if not items and (tail := _TRAILING_LIST.search(t)):
         # "Lakes deeper than 100 metres in Finland, name, area and maximum depth": a list closing the sentence
-        if not any(not (tail.end() <= x or tail.start() >= y) for x, y in blocked):
-            items = [x for x in _split_list(tail.group("chunk")) if x]
+        if not _overlaps(*tail.span(), blocked):
+            items = _split_list(tail.group("chunk"))
             first = tail.start()
     return list(dict.fromkeys(items)), filters, False, first
 
@@ -1358,7 +1300,7 @@ _TRAILING_LIST = re.compile(
     r",\s*(?P<chunk>(?:[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,3}\s*,\s*)+(?:[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,3},?\s+)?"
     r"(?:and|&)\s+[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,3})\s*[.!?]?\s*$"
 )
-_INNER_TRIGGER = re.compile(r"\s+(?=(?:with|including|listing|giving|showing|containing)\s)", re.I)
+_INNER_TRIGGER = re.compile(r"\s+(?=" + _LIST_VERBS + r"\s)", re.I)
 
 
 def _split_feature(item: str) -> list[str]:
@@ -1377,12 +1319,18 @@ _COMMA, _AMP = "\x00", "\x01"
 # value whose capitalised words (or "4-Year"-like words) go on past a comma or "&" to the end of the item
 _WHOLE_VALUE = re.compile(
     r"(?:^|(?<=,))\s*[a-z][a-z]{1,20}(?: [a-z]{2,20})? [A-Z][\w'.-]*"
-    r"(?:(?:,\s*|\s+(?:or|and|&)\s+|\s+)(?:[A-Z][\w'.-]*|\d+-[A-Za-z]+))+(?=\s*,|\s*$|\s+(?:with|including|listing|giving|showing|containing)\s)"
+    r"(?:(?:,\s*|\s+(?:or|and|&)\s+|\s+)(?:[A-Z][\w'.-]*|\d+-[A-Za-z]+))+(?=\s*,|\s*$|\s+"
+    + _LIST_VERBS
+    + r"\s)"
 )
 
 
-def _keep_values_whole(chunk: str) -> str:
-    """Mask the commas and "&" inside a named value of a field list so the list split keeps it whole."""
+def _field_list(chunk: str) -> list[str]:
+    """The raw items of a field list: "&" joins one field's words when the list ends with "and" ("make &
+    model, cost, and mileage"), and a named value keeps its commas and "&" ("category Home & Garden",
+    "institution type Public, 4-Year or Above")."""
+    if re.search(r",\s*(?:and|or)\s|,.*\sand\s", chunk):
+        chunk = re.sub(r"\b([a-z]\w*) & ([a-z]\w*)\b", r"\1&\2", chunk)
 
     def mask(m: re.Match[str]) -> str:
         text = m.group(0)
@@ -1390,7 +1338,8 @@ def _keep_values_whole(chunk: str) -> str:
             return text
         return text.replace(",", _COMMA).replace("&", _AMP)
 
-    return _WHOLE_VALUE.sub(mask, chunk)
+    masked = _WHOLE_VALUE.sub(mask, chunk)
+    return [x.replace(_COMMA, ",").replace(_AMP, "&") for x in _split_list(masked, clean=False)]
 
 
 # "a rating of A", "an energy rating of B+", "a condition of Excellent": a field after an indefinite
@@ -1452,6 +1401,13 @@ _IRREGULAR_PARTICIPLES = frozenset(
     taught paid spent sent told worn chosen frozen stolen broken spoken hidden ridden risen fallen flown
     thrown blown shown seen given known kept lost left""".split()
 )
+
+
+def _is_participle(word: str) -> bool:
+    """A past participle, regular or not: it ends a noun phrase ("bridges built before 1900")."""
+    return bool(_PARTICIPLE.fullmatch(word)) or word in _IRREGULAR_PARTICIPLES
+
+
 _ADJECTIVES = frozenset(
     "open public private new old free official raw large small big national local global annual".split()
 )
@@ -1498,17 +1454,14 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
     """The entity noun phrase (singular) and any field words written before it ("names and prices of
     all products" → product, [name, price])."""
     s = _LEAD.sub("", t.strip())
-    if (src := _SOURCE_LEAD.match(s)) and not fields_first:
-        # "From https://... get every island": the source, then the request without a comma
-        s = s[src.end() :]
-        field_start = None if field_start is None else field_start - (len(t) - len(s))
-        t = s
-    if (scope := _SCOPE_CLAUSE.match(s)) and not fields_first:
-        s = _LEAD.sub("", s[scope.end() :])
-        field_start = None if field_start is None else field_start - (len(t) - len(s))
-        if field_start is not None and field_start < 0:
-            field_start = None
-        t = s
+    # "From https://... get every island" (a source, then the request without a comma), "In Q1 2024,
+    # which ..." (a leading scope clause): the request starts after them
+    for rx in () if fields_first else (_SOURCE_LEAD, _SCOPE_CLAUSE):
+        if lead := rx.match(s):
+            s = _LEAD.sub("", s[lead.end() :])
+            field_start = None if field_start is None else field_start - (len(t) - len(s))
+            field_start = None if field_start is not None and field_start < 0 else field_start
+            t = s
     if (into := _INTO_CONTAINER.match(s)) and into.group("c").lower() in CONTAINER_NOUNS:
         return _entity(into.group("rest"), None, True)
     s = re.sub(r"^(?:only\s+)?(?:the\s+)?first\s+page\s+(?:only\s+)?(?:of\s+)?", "", s, flags=re.I)
@@ -1583,12 +1536,7 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
             # "every 30-year fixed mortgage offer": a participle between a modifier and its noun
             words.append(w)
             continue
-        if words and (
-            lw in _DETERMINERS
-            or lw in _TIME_WORDS
-            or _PARTICIPLE.fullmatch(lw)
-            or lw in _IRREGULAR_PARTICIPLES
-        ):
+        if words and (lw in _DETERMINERS or lw in _TIME_WORDS or _is_participle(lw)):
             break  # "movies released in 2023", "wait times every hour", "bridges built before 1900"
         if words and lw in ("you", "we", "they", "i", "one"):
             break  # "papers you can find": a relative clause
@@ -1911,7 +1859,7 @@ def _question(t: str) -> str:
                     and singular(nxt) == nxt
                     and nxt not in BOUNDARY_WORDS | _DETERMINERS | _FINITE | _POST_PARTICLES
                     and nxt not in FIELD_WORDS
-                    and not (_PARTICIPLE.fullmatch(nxt) or nxt in _IRREGULAR_PARTICIPLES)
+                    and not _is_participle(nxt)
                     and not nxt.endswith(("ing", "ly"))
                 ):
                     body = " ".join([*ws[: k + 1], "that", *ws[k + 1 :]])
@@ -1924,7 +1872,7 @@ def _question(t: str) -> str:
     items = _split_list(cut) if cut else []
     if (
         items
-        and all(len(x.split()) <= 4 and not re.search(r"\d", x) for x in items)
+        and _short_names(items)
         and (len(items) > 1 or singular(items[0].split()[-1].lower()) in FIELD_WORDS)
     ):
         return f"{scope}{body}, with {cut}"
@@ -1950,7 +1898,6 @@ _RESTARTED_RECORDS = re.compile(
 # a list qualify that field (one field per place), they scope no records. The space before the field's
 # "in" becomes _GLUE, so that neither the list's clause end nor the location rule reads it.
 _GLUE = "\ue000"
-_PLACE = r"(?:the\s+)?[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*"
 _PLACE_FIELDS = re.compile(
     r"(?<=[,:]\s)(?P<field>[a-z]+(?:\s+[a-z]+){0,3})\s+in\s+(?P<places>"
     + _PLACE
@@ -2039,9 +1986,7 @@ def parse_request(
     blocked = [m.span for m in mentions]
     _ONLY.clear()
     filters, fspans = _find_filters(t, blocked)
-    if lead := re.match(
-        r"For\s+(?:the\s+)?([A-Z][\w&'’./-]*(?:(?:\s+(?:&|and|of)\s+|:\s+|\s+)[A-Z][\w&'’./-]*)*),\s+", t
-    ):
+    if lead := re.match(r"For\s+(?:the\s+)?(" + _FOR_VALUE + r"),\s+", t):
         # "For Action Thriller, can I get ...": a value to keep, then the request
         if lead.group(1).split()[0].lower() not in _MONTHS and not any(
             f.value == lead.group(1) for f in filters
@@ -2155,8 +2100,6 @@ def _adopt(req: Request, refined: Request) -> None:
 
 
 def _plural(word: str) -> str:
-    from prefect_autodata.agents.vocab import plural
-
     return word if word.isupper() else plural(word)
 
 
