@@ -150,3 +150,46 @@ def test_one_self_labelled_position_among_bare_ones_is_named_and_read_whole():
     times = ["Opens 10:30 | Ana", "Opens 11:00 | Ben", "Opens 9:15 | Cy"]
     (t,) = blocks(parse("<html><body><p>" + "<br>".join(times) + "</p></body></html>"))
     assert [c.label for c in candidates(t)] == [None, None]  # a time is no label
+
+
+def _stanza_page(sep: str, bare_name: bool = False, skip_phone: int | None = None) -> str:
+    recs = []
+    for i, (n, p, a, c) in enumerate(LINES):
+        lines = [n if bare_name else f"Name: {n}", f"Address: {a}"]
+        if i != skip_phone:
+            lines.append(f"Phone: {p}")
+        lines.append(f"Cuisine: {c}")
+        recs.append("<br>\n".join(x.replace("'", "&#x27;") for x in lines))
+    return f"<html><body><main><h1>Where to eat</h1><div>{sep.join(recs)}</div></main></body></html>"
+
+
+def _stanza_rows(html: str) -> list[dict]:
+    stanza = [b for b in blocks(parse(html)) if b.sep == "blank line"]
+    assert len(stanza) == 1
+    cands = candidates(stanza[0])
+    doc = parse_document("html", html, "http://127.0.0.1/")
+    rules = [FieldRule.model_validate({"name": c.label or f"line{k}", **c.rule}) for k, c in enumerate(cands)]
+    return extract_page(doc, rules, Selector(xpath=stanza[0].records_xpath), {})
+
+
+def test_records_of_label_lines_parted_by_blank_lines_one_record_each_a_missing_line_stays_empty():
+    rows = _stanza_rows(_stanza_page("<br>\n<br>\n", skip_phone=1))
+    assert [r["Name"] for r in rows] == [r[0] for r in LINES]
+    assert [r["Phone"] for r in rows] == [LINES[0][1], None, LINES[2][1], LINES[3][1]]  # not the next one's
+    assert rows[2]["Address"] == LINES[2][2] and rows[3]["Cuisine"] == "Japanese"
+
+
+def test_records_parted_by_rules_with_a_bare_name_line_over_labelled_lines():
+    rows = _stanza_rows(_stanza_page("<hr>\n", bare_name=True))
+    assert [r["line0"] for r in rows] == [r[0] for r in LINES]
+    assert [r["Phone"] for r in rows] == [r[1] for r in LINES]
+    from prefect_autodata.agents.induction.assemble import induce_page
+
+    (best, *_) = induce_page(
+        "http://127.0.0.1:9/r",
+        _stanza_page("<hr>\n", bare_name=True),
+        ["name", "phone"],
+        name="r",
+        entity="restaurant",
+    )
+    assert set(best.matches) == {"name", "phone"} and best.rows == 4

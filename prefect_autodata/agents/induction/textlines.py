@@ -39,6 +39,8 @@ class LineBlock:
     columns: list[list[str]]
     chrome: bool = False
     notes: list[str] = field(default_factory=list)
+    # records of several lines (see ``stanzas``): the rule of each position, read through its label
+    rules: list[dict[str, Any]] | None = None
 
     @property
     def rows(self) -> int:
@@ -179,9 +181,159 @@ def blocks(root: Any) -> list[LineBlock]:
                 xp += f"[normalize-space()!={xq(clean(lines[0]))}]"
         cols = [[r[k] for r in body] for k in range(width)]
         out.append(LineBlock(records_xpath=xp, sep=sep, labels=labels, columns=cols, chrome=_in_chrome(node)))
+    out += stanzas(root)
     if any(not b.chrome for b in out):
         out = [b for b in out if not b.chrome]
     return out
+
+
+# -- records of several lines ------------------------------------------------------------------------------
+# ``Name: Jaleo<br>Phone: 202/628-7949<br><br>Name: Kazu<br>…``: a record is a stanza of lines, the
+# stanzas parted by a blank line (two ``<br>``s) or an ``<hr>``; its lines are "Label: value" or bare.
+MAX_STANZA = 10
+
+
+# a line break whose line after it is filled: the stanza goes on past it
+_GOES_ON = "[self::br][following-sibling::node()[1][self::text()][normalize-space()]]"
+# a text node that opens a stanza: nothing before it, or a rule, or a blank line (a break right after
+# a break or a rule that has no line of its own)
+_OPENS = (
+    "[not(preceding-sibling::*[1]) or preceding-sibling::*[1][self::hr] or preceding-sibling::*[1][self::br]"
+    "[preceding-sibling::*[1][self::br or self::hr][not(following-sibling::node()[1][self::text()][normalize-space()])]]]"
+)
+
+
+def _stanza_groups(node: Any) -> list[list[str]] | None:
+    """The stanzas of ``node``'s text lines, or None when it holds other markup than line breaks."""
+    if any(isinstance(c.tag, str) and c.tag not in ("br", "hr") for c in node):
+        return None
+    pieces: list[Any] = [node.text]
+    for c in node:
+        if isinstance(c.tag, str):
+            pieces.append(c.tag)
+        pieces.append(c.tail)
+    groups: list[list[str]] = []
+    breaks = 2
+    for p in pieces:
+        if p in ("br", "hr"):
+            breaks += 1 if p == "br" else 2
+        elif p is not None and clean(p):
+            if breaks >= 2 or not groups:
+                groups.append([])
+            groups[-1].append(clean(p))
+            breaks = 0
+    return groups
+
+
+def _line_rule(k: int, label: str | None, width: int) -> dict[str, Any]:
+    """The rule of a stanza's line. The record node is the break after the stanza's first line: the
+    first line (k = 0) is the text before it, line k the text after the k-th break from it, while every
+    break up to there has a filled line after it; a labelled line is the first line of the stanza that
+    begins with its label."""
+    tr: list[dict[str, Any]] = [{"op": "collapse_whitespace"}]
+    if label:
+        tr.append({"op": "regex", "pattern": rf"^(?:{re.escape(label)}\s*:\s*)?(.*\S)"})
+    has = f"[starts-with(normalize-space(), {xq(label + ':')})]" if label else ""
+    ways = []
+    for j in range(width) if label else [k]:
+        if j == 0:
+            ways.append(f"preceding-sibling::node()[1][self::text()]{has}")
+            continue
+        on = "".join(f"[following-sibling::*[{i}]{_GOES_ON}]" for i in range(1, j))
+        step = (
+            "following-sibling::node()[1]"
+            if j == 1
+            else f"following-sibling::*[{j - 1}]/following-sibling::node()[1]"
+        )
+        ways.append(f"self::*{_GOES_ON}{on}/{step}{has}")
+    return {"xpath": " | ".join(ways), "transforms": tr}
+
+
+def _line_pairs(group: list[str]) -> list[tuple[str | None, str]]:
+    return [(m.group(1).strip(), m.group(2)) if (m := _INNER.match(ln)) else (None, ln) for ln in group]
+
+
+def _positions(parsed: list[list[tuple[str | None, str]]]) -> list[tuple[str | None, int]]:
+    """(label, line) per field of the stanzas: the bare lines heading every stanza by their place, then
+    each label found once in at least half the stanzas (never twice in one)."""
+    width = max(len(g) for g in parsed)
+    out: list[tuple[str | None, int]] = []
+    for k in range(width):
+        if not all(len(g) > k and g[k][0] is None for g in parsed):
+            break
+        out.append((None, k))
+    shown: dict[str, str] = {}
+    for g in parsed:
+        for lab, _ in g:
+            if lab:
+                shown.setdefault(lab.casefold(), lab)
+    for key, lab in shown.items():
+        per = [sum(1 for x, _ in g if x and x.casefold() == key) for g in parsed]
+        if sum(1 for n in per if n) >= 0.5 * len(parsed) and max(per) == 1:
+            out.append((lab, -1))
+    return out
+
+
+def stanzas(root: Any) -> list[LineBlock]:
+    """Blocks of records of several lines each (see above); each block read back through the runtime."""
+    out: list[LineBlock] = []
+    seen: set[int] = set()
+    for br in root.iter("br", "hr"):
+        node = br.getparent()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        groups = _stanza_groups(node)
+        if not groups or len(groups) < MIN_LINES or max(len(g) for g in groups) > MAX_STANZA:
+            continue
+        if sum(1 for g in groups if len(g) >= 2) < 0.8 * len(groups):
+            continue
+        parsed = [_line_pairs(g) for g in groups]
+        positions = _positions(parsed)
+        if len(positions) < 2:
+            continue
+        width = max(len(g) for g in groups)
+        cols, labels, rules = [], [], []
+        for lab, k in positions:
+            if lab is None:
+                cols.append([g[k][1] for g in parsed])
+            else:
+                key = lab.casefold()
+                cols.append([next((v for x, v in g if x and x.casefold() == key), "") for g in parsed])
+            labels.append(lab)
+            rules.append(_line_rule(k, lab, width))
+        xp = f"{_locate(node)}/text()[normalize-space()]{_OPENS}/following-sibling::*[1]"
+        block = LineBlock(
+            records_xpath=xp,
+            sep="blank line",
+            labels=labels,
+            columns=cols,
+            chrome=_in_chrome(node),
+            rules=rules,
+        )
+        if _reads_back(root, block):
+            out.append(block)
+    return out
+
+
+def _reads_back(root: Any, block: LineBlock) -> bool:
+    """True when the runtime, reading the block's records XPath and rules, gets the stanzas found here."""
+    from prefect_autodata.runtime.extract import extract_field
+    from prefect_autodata.runtime.spec import FieldRule
+
+    recs = root.xpath(block.records_xpath)
+    if len(recs) != block.rows:
+        return False
+    for rule, col in zip(block.rules or [], block.columns, strict=True):
+        fr = FieldRule(name="v", **rule)
+        for rec, want in zip(recs, col, strict=True):
+            try:
+                got = extract_field(rec, fr, page_url="", params={})
+            except ValueError:
+                return False
+            if clean(got) != clean(want):
+                return False
+    return True
 
 
 # "Phone: 202/628-7949": a short label of words, a colon, the value (a time "10:30" is no label)
@@ -209,7 +361,7 @@ def candidates(block: LineBlock) -> list[Candidate]:
     …") is a value that names itself, read whole as the page shows it.
     """
     inner = [
-        None if label else inner_label(values)
+        None if label or block.rules is not None else inner_label(values)
         for label, values in zip(block.labels, block.columns, strict=True)
     ]
     header_like = sum(1 for x in inner if x) * 2 > len(inner)
@@ -217,7 +369,10 @@ def candidates(block: LineBlock) -> list[Candidate]:
     for k, (label, values) in enumerate(zip(block.labels, block.columns, strict=True)):
         rule: dict[str, Any] = {"regex": block.field_regex(k), "transforms": [{"op": "collapse_whitespace"}]}
         notes = [f"position {k + 1} of {len(block.labels)} between {block.sep!r}"]
-        if inner[k]:
+        if block.rules is not None:
+            rule = block.rules[k]
+            notes = [f"line {label!r} of each stanza" if label else f"line {k + 1} of each stanza"]
+        elif inner[k]:
             label = inner[k]
             notes.append(f"each value begins with {label + ':'!r}")
             if header_like:
