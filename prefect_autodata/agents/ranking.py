@@ -25,12 +25,19 @@ from typing import Any
 #: issues that make a candidate unusable whatever its fields (no rows, an unreachable source)
 HARD_KINDS = ("no_records", "fetch_error", "python_error")
 #: findings that make one requested field bad (it is in the table but carries nothing usable)
-FIELD_BAD_KINDS = ("missing_field", "not_produced", "null_field", "label_text")
+FIELD_BAD_KINDS = (
+    "missing_field",
+    "not_produced",
+    "null_field",
+    "label_text",
+    "merged_fields",
+    "swapped_fields",
+)
 #: findings on a field the user named that keep a table from being landed at all: no rule reads the
 #: field, or what it reads is label text. A rule null in the whole sample is a sparse field (few papers
 #: have supplementary material), and a mistyped one is doubtful: a name's type is a guess ("mpg" reads
 #: "22 city / 30 hwy")
-UNMET_KINDS = ("missing_field", "not_produced", "label_text")
+UNMET_KINDS = ("missing_field", "not_produced", "label_text", "merged_fields", "swapped_fields")
 #: a landed table has under this share of the user-named fields unmet: one of five or more requested
 #: fields, two of nine, that the source does not have at all (a catalog without bibtex or
 #: supplementary-material links) are shown as ``rule: null`` in ``collect --json``; one of three or
@@ -38,14 +45,17 @@ UNMET_KINDS = ("missing_field", "not_produced", "label_text")
 MAX_UNMET_SHARE = 0.25
 #: findings that make a field doubtful: it counts, at a cost (a name's expected type is a guess)
 FIELD_DOUBT_KINDS = ("type_conformity", "inconsistent_field")
-#: findings that make the whole table untrustworthy
-TABLE_BAD_KINDS = ("short_of_total", "navigation_records", "duplicate_key")
+#: findings that make the whole table untrustworthy (records that are groups of records included: each
+#: row mixes the first members of a list, and the page's other records are never read)
+TABLE_BAD_KINDS = ("short_of_total", "navigation_records", "nested_records", "duplicate_key")
 #: share of the requested fields that must be measured good for a table to be landed at all (two thirds:
 #: a table with half its fields missing or wrong is a half-right table, which is never landed)
 HONEST_MIN_COVERAGE = 0.66
 #: candidates dry-run before one is chosen, and the wall-clock budget of that measuring
 TOP_K = 4
 MEASURE_SECONDS = 25.0
+#: candidates derived from test findings (``agents.test.derive``) measured in one selection
+MAX_DERIVED = 4
 #: other sites whose best candidate is measured too (after the prior's top ``TOP_K``)
 OTHER_SITES = 3
 #: a table with under a quarter of the rows another site's table of the same fields measured is smaller
@@ -137,6 +147,7 @@ def measure(
     small = bool(expected_rows and whole and rows * 4 < expected_rows)
     score = 3.0 * coverage + round(fill, 1)
     score -= 1.0 * ("short_of_total" in table) + 2.0 * ("navigation_records" in table)
+    score -= 2.0 * ("nested_records" in table)
     score -= 0.5 * ("duplicate_key" in table) + round(dup, 1) + 0.3 * filtered_out + 0.5 * small
     must = required_of(requested) if required is None else [f for f in required if f in wanted]
     unmet = [f for f in must if bad.get(f) in UNMET_KINDS]
@@ -337,8 +348,10 @@ def select(
     out: list[Measured] = []
     done: set[str] = set()  # sites whose table measured complete
     sites: list[str] = []  # sites measured, in order
-    for idx in _measuring_order(ordered, k, agree):
-        cand = ordered[idx]
+    queue = [(idx, ordered[idx]) for idx in _measuring_order(ordered, k, agree)]
+    n_derived = 0
+    while queue:
+        idx, cand = queue.pop(0)
         site = site_of(cand)
         if site in done:
             continue
@@ -348,6 +361,17 @@ def select(
         spec = getattr(cand, "spec", cand)
         m = measure(rep, requested, expected_rows=expected_rows, whole=read_whole(spec))
         out.append(Measured(idx, cand, rep, m))
+        # what the findings say how to build (records that were groups read as their members, merged
+        # values split by their units) is measured next, once per way of deriving
+        if hasattr(cand, "model_copy") and n_derived < MAX_DERIVED:
+            for why, derived in reversed(getattr(rep, "derived", None) or []):
+                if why not in str(getattr(cand, "rationale", "")):
+                    n_derived += 1
+                    update = {
+                        "spec": derived,
+                        "rationale": f"{getattr(cand, 'rationale', '')}; {why}".lstrip("; "),
+                    }
+                    queue.insert(0, (idx, cand.model_copy(update=update)))
         if site not in sites:
             sites.append(site)
         if log:

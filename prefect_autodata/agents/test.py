@@ -36,6 +36,9 @@ class TestReport(BaseModel):
     issues: list[Issue] = Field(default_factory=list)
     fill_rates: dict[str, float] = Field(default_factory=dict)
     sample: list[dict] = Field(default_factory=list)
+    #: specs the findings say how to derive (``derive``: a list's members read as the records, a merged
+    #: value split by its units), each with what was changed; the ranking measures them as candidates
+    derived: list[tuple[str, CollectorSpec]] = Field(default_factory=list, exclude=True)
 
     def lines(self) -> list[str]:
         return [i.message for i in self.issues]
@@ -116,6 +119,7 @@ def test_spec(
         issues=issues,
         fill_rates=rep.fill_rates,
         sample=rep.sample[:5],
+        derived=derive(spec, found, rep, fetcher, requested_names(plan)),
     )
 
 
@@ -155,12 +159,17 @@ FAILING_FINDINGS = (
     "missing_field",
     "not_produced",
     "label_text",
+    "merged_fields",
     "navigation_records",
+    "nested_records",
+    "swapped_fields",
     "duplicate_key",
 )
 """Findings that fail a dry run: a requested field no rule fills (also a declared column without a
-rule), a rule that fills nothing, values that are label text, a listing read only in part, records
-read from the site's navigation, a key that repeats. Values of another type than the field's name
+rule), a rule that fills nothing, values that are label text (a label, a column header, another
+field's label constant over the records), values that hold another requested field's value too
+(``312 Posts 48 Topics`` read as the topics), a listing read only in part, records read from the
+site's navigation, records that are groups of records, a key that repeats. Values of another type than the field's name
 implies (``type_conformity``) lower a candidate's rank but do not fail it: a name's expected type is
 a guess ("open" is a time, or a price).
 
@@ -228,6 +237,9 @@ def field_findings(
     out: list[Issue] = []
     rules = produced_rules(spec)
     declared = {c.name for c in spec.columns}
+    pages = _listing_pages(spec, fetcher) if rep.rows else []
+    headers = set().union(*(_column_headers(root) for _, root in pages)) if pages else set()
+    listing_fields = {r.name for s, _ in pages for r in s.fields}
     for f in requested:
         if f not in rules:
             if f in declared:  # the existing check counts declared columns as produced
@@ -255,6 +267,13 @@ def field_findings(
             continue
         values = [r.get(f) for r in rep.sample if r.get(f) not in (None, "")]
         label = _label_share(values, requested)
+        # a rule that climbs from its record to the table's header row (the room over a grid cell)
+        # reads a header by design: it is the record's value, not a header row read as a record
+        over = "ancestor::table" in str(getattr(rules[f], "xpath", None) or "")
+        if len(values) >= 2 and label < 0.5 and f in listing_fields and not over:
+            label = max(label, _header_share(values, headers))
+        if len(values) >= 2 and label < 0.5:
+            label = max(label, _other_label_share(values, f, requested))
         if len(values) >= 2 and label >= 0.5:
             out.append(
                 Issue(
@@ -263,6 +282,18 @@ def field_findings(
                     field=f,
                     ratio=round(label, 4),
                     message=f"field {f!r} holds label or header text, not values "
+                    f"(e.g. {str(values[0])[:40]!r}; rule {rule_text(rules[f])})",
+                )
+            )
+            continue
+        other = _merged_with(values, f, requested)
+        if other:
+            out.append(
+                Issue(
+                    kind="merged_fields",
+                    source="*",
+                    field=f,
+                    message=f"field {f!r} holds the value of {other!r} too, each after its own label "
                     f"(e.g. {str(values[0])[:40]!r}; rule {rule_text(rules[f])})",
                 )
             )
@@ -294,7 +325,12 @@ def field_findings(
                         message=f"field {f!r} is filled on some sampled pages and empty on {empty}",
                     )
                 )
+    out += swapped_fields(spec, rep, requested, skip={i.field for i in out if i.kind in FAILING_FINDINGS})
     out += table_findings(spec, rep)
+    for s, root in pages:
+        nested = nested_records(s, root)
+        if nested is not None:
+            out.append(nested)
     got = _stated_total(spec, fetcher) if rep.rows else None
     if got and got[0] > rep.rows:
         out.append(
@@ -516,3 +552,409 @@ def develop(
     reason: StopReason = "attempts_exhausted" if len(attempts) >= max_attempts else "no_progress"
     last = tested[-1][1] if tested else None
     return DevelopResult(spec=None, report=last, attempts=attempts, stop_reason=reason)
+
+
+# ------------------------------------------------------------------------------------------ records that hold lists
+
+_STEP = re.compile(r"(/{1,2})([A-Za-z*][\w.-]*(?:\[[^\[\]]*\])*)")
+_POS = re.compile(r"\[(\d+)\]")
+NESTED_MIN_SLOTS = 2
+NESTED_SAMPLE = 12  # records of the first page looked at
+"""Field slots a repeated block inside a record must hold (and its alike siblings too) for the record
+to be a group of records rather than one: two fields read from ``tr[1]`` whose siblings ``tr[2]``,
+``tr[3]`` hold the same slots filled."""
+
+
+def _steps(expr: str) -> list[tuple[str, str]] | None:
+    """A simple relative XPath (``./div[2]/table/tr[1]/td[3]/a``) as (axis, step) pairs, else None."""
+    e = expr.strip()
+    if not e.startswith("."):
+        return None
+    rest = e[1:]
+    steps = _STEP.findall(rest)
+    if not steps or "".join(a + s for a, s in steps) != rest:
+        return None
+    return steps
+
+
+def _shape(node: Any) -> frozenset[str]:
+    """The element's structure: the tag paths of its descendant elements (text and attributes aside)."""
+    out: set[str] = set()
+
+    def walk(n: Any, path: str, depth: int) -> None:
+        for c in n:
+            if not isinstance(c.tag, str) or depth > 6:
+                continue
+            p = f"{path}/{c.tag}"
+            out.add(p)
+            walk(c, p, depth + 1)
+
+    walk(node, "", 0)
+    return frozenset(out)
+
+
+def _alike(a: frozenset[str], b: frozenset[str]) -> bool:
+    return bool(a) and bool(b) and len(a & b) >= 0.7 * len(a | b)
+
+
+def nested_records(source: Any, root: Any) -> Issue | None:
+    """A ``records`` node that holds a list of alike blocks the rules read fixed members of
+    (``tbody/tr[1]/td[2]`` for one field, ``tr[2]/td[4]`` for another) is a group of records, not one:
+    a forum category holding its boards, a heading holding its items. Each record's row then mixes the
+    first members' values and the page's other records are never read (rows far fewer than the page's
+    repeated structures). Found when two or more field slots sit inside a positional step whose alike
+    siblings hold the same slots filled, in most records."""
+    got = _nested(source, root)
+    return got[0] if got else None
+
+
+def _nested(source: Any, root: Any) -> tuple[Issue, str] | None:
+    """``nested_records``'s finding and the path (relative to a record) of the list it found."""
+    from prefect_autodata.agents.induction.dom import value_text
+
+    sel = getattr(source, "records", None)
+    expr = getattr(sel, "xpath", None) if sel is not None else None
+    if not expr:
+        return None
+    try:
+        recs = [r for r in root.xpath(expr) if hasattr(r, "tag") and isinstance(r.tag, str)]
+    except Exception:  # an XPath lxml cannot evaluate here: the dry run reports what the runtime says
+        return None
+    if len(recs) < 2:
+        return None
+    if len(recs) > NESTED_SAMPLE:  # a fair spread of the records is enough to tell, and cheap
+        step = len(recs) / NESTED_SAMPLE
+        recs = [recs[int(i * step)] for i in range(NESTED_SAMPLE)]
+    # positional step (the path to the list without the index) -> slots read below its members
+    groups: dict[str, dict[str, set[int]]] = {}
+    for f in source.fields:
+        if f.kind != "xpath" or f.internal and f.name != "detail_url":
+            continue
+        steps = _steps(f.expr or "")
+        if not steps:
+            continue
+        for k, (axis, step) in enumerate(steps):
+            m = _POS.search(step)
+            if not m:
+                continue
+            prefix = "." + "".join(a + s for a, s in steps[:k]) + axis + _POS.sub("", step, count=1)
+            rest = "".join(a + s for a, s in steps[k + 1 :])
+            groups.setdefault(prefix, {}).setdefault("." + rest if rest else ".", set()).add(int(m.group(1)))
+    for prefix, slots in groups.items():
+        if len(slots) < NESTED_MIN_SLOTS:
+            continue
+        hit, members_seen, picked = 0, 0, set().union(*slots.values())
+        for rec in recs:
+            try:
+                members = [n for n in rec.xpath(prefix) if hasattr(n, "tag") and isinstance(n.tag, str)]
+            except Exception:
+                break
+            first = min(picked) - 1
+            if len(members) < 2 or first >= len(members):
+                continue
+            shape = _shape(members[first])
+            full = 0
+            for mem in members:
+                if not _alike(shape, _shape(mem)):
+                    continue
+                filled = 0
+                for rest in slots:
+                    try:
+                        got = mem.xpath(rest)
+                    except Exception:
+                        got = []
+                    got = got if isinstance(got, list) else [got]
+                    if any(value_text(g) for g in got):
+                        filled += 1
+                if filled >= NESTED_MIN_SLOTS:
+                    full += 1
+            if full >= 2:
+                hit += 1
+                members_seen += full
+        if hit and hit >= 0.5 * len(recs):
+            idx = ", ".join(f"[{i}]" for i in sorted(picked))
+            issue = Issue(
+                kind="nested_records",
+                source=source.name,
+                message=f"each record of {expr!r} holds a list of alike blocks ({prefix[2:]}: {members_seen} "
+                f"in {hit} of {len(recs)} records) and the rules read fixed members of it ({idx}): the "
+                "records are groups of records",
+            )
+            return issue, prefix
+    return None
+
+
+def unnest(spec: CollectorSpec, fetcher: Any) -> CollectorSpec | None:
+    """The spec that reads the members of the lists ``nested_records`` found as the records: the rules
+    read through a member (``./div[2]/table/tbody/tr[1]/td[2]/a``) read the same slot of every member
+    (``./td[2]/a``), and those read beside the list (the category heading above a table of boards) read
+    it from the member's ancestor that was the record. None when nothing is nested, or the list's path
+    has a ``//`` step (the ancestor is then not a fixed number of steps up)."""
+    data = spec.model_dump(mode="json", exclude_none=True)
+    changed = False
+    for (s, root), src in zip(
+        _listing_pages(spec, fetcher), [x for x in data["sources"] if _listing_like(x)], strict=False
+    ):
+        got = _nested(s, root)
+        if got is None or src.get("name") != s.name:
+            continue
+        prefix = got[1]
+        steps = _steps(prefix)
+        if not steps or any(a != "/" for a, _ in steps):
+            continue
+        depth = len(steps)
+        src["records"] = {"xpath": f"({s.records.xpath}){prefix[1:]}"}
+        for f in src.get("fields", []):
+            expr = f.get("xpath")
+            if not expr or not expr.strip().startswith("."):
+                continue
+            fs = _steps(expr)
+            inner = None
+            if fs and len(fs) > depth:
+                head = "." + "".join(
+                    a + _POS.sub("", st, count=1) if i == depth - 1 else a + st
+                    for i, (a, st) in enumerate(fs[:depth])
+                )
+                if head == prefix:
+                    inner = "." + "".join(a + st for a, st in fs[depth:])
+            f["xpath"] = inner if inner is not None else f"./ancestor::*[{depth}]{expr.strip()[1:]}"
+        changed = True
+    return CollectorSpec.model_validate(data) if changed else None
+
+
+def _listing_like(src: dict) -> bool:
+    """A dumped source ``_listing_pages`` reads (same filter, on the spec's JSON form)."""
+    rec = src.get("records") or {}
+    url = (src.get("request") or {}).get("url", "")
+    return src.get("kind") == "html" and src.get("emit", True) and bool(rec.get("xpath")) and "{" not in url
+
+
+def _listing_pages(spec: CollectorSpec, fetcher: Any) -> list[tuple[Any, Any]]:
+    """(source, parsed first page) of each HTML listing source the spec emits from (records by XPath)."""
+    from prefect_autodata.agents.induction.dom import parse
+
+    out: list[tuple[Any, Any]] = []
+    if fetcher is None:
+        return out
+    for s in spec.sources:
+        sel = s.records
+        if s.kind != "html" or not s.emit or sel is None or not sel.xpath or "{" in s.request.url:
+            continue
+        try:
+            root = parse(fetcher.get(s.request.url).text)
+        except Exception:  # the dry run already reported an unreachable page
+            continue
+        if root is not None:
+            out.append((s, root))
+    return out
+
+
+def _norm_text(v: Any) -> str:
+    return " ".join(str(v).split()).strip(" :：").lower()
+
+
+def _column_headers(root: Any) -> set[str]:
+    """The column headers of the page's tables: ``<thead>`` cells, or a first row made of ``<th>``."""
+    from prefect_autodata.agents.induction.dom import text
+
+    out: set[str] = set()
+    for cell in root.xpath(
+        "//thead//th | //thead//td | //table/tr[1][not(td)]/th | //tbody/tr[1][not(td)]/th"
+    ):
+        t = _norm_text(text(cell))
+        if t and len(t) <= 40:
+            out.add(t)
+    return out
+
+
+def _header_share(values: list[Any], headers: set[str]) -> float:
+    """Share of ``values`` that are a column header of the page (a header row read as a record)."""
+    if not values or not headers:
+        return 0.0
+    return sum(1 for v in values if _norm_text(v) in headers) / len(values)
+
+
+def _other_label_share(values: list[Any], field: str, requested: list[str]) -> float:
+    """1.0 when every record shows the same short wordless text naming another requested field ("Last
+    post" above the last poster, read as the number of posts): a label, constant over the records, not a
+    value. A constant value that names no other requested field (a venue, a currency), or its own
+    ("Main Conference Track" as the track), is left alone."""
+    from prefect_autodata.agents.induction.matching import name_score
+
+    texts = {_norm_text(v) for v in values}
+    if len(texts) != 1:
+        return 0.0
+    (t,) = texts
+    if not t or len(t) > 40 or re.search(r"\d", t):
+        return 0.0
+    if name_score(field, t) >= 0.5:  # "Main Conference Track" as the track: the value names its own field
+        return 0.0
+    return 1.0 if any(name_score(r, t) >= 0.8 for r in requested if r != field) else 0.0
+
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _merged_with(values: list[Any], field: str, requested: list[str]) -> str | None:
+    """The other requested field whose value ``field``'s values hold too: most values hold two or more
+    numbers and a word written after the numbers (``values.units``) names another requested field
+    ("312 Posts 48 Topics" read as the topics holds the posts). None when not."""
+    from prefect_autodata.agents.induction.matching import name_score
+    from prefect_autodata.agents.induction.values import units
+
+    texts = [" ".join(str(v).split()) for v in values]
+    if len(texts) < 2 or sum(1 for t in texts if len(_NUMBER.findall(t)) >= 2) < 0.6 * len(texts):
+        return None
+    for u in sorted(units(texts)):
+        for r in requested:
+            if r != field and name_score(r, u) >= 0.8 and name_score(field, u) < 0.8:
+                return r
+    return None
+
+
+def derive(
+    spec: CollectorSpec, found: list[Issue], rep: DryRunReport, fetcher: Any, requested: list[str] = ()
+) -> list[tuple[str, CollectorSpec]]:
+    """The spec the findings say how to build, with what was changed (at most one): records that are
+    groups read as their members (``unnest``; its own dry run then judges its columns), else the rules
+    of swapped fields exchanged (``swap``) and values holding several fields split by their units
+    (``separate``), both at once."""
+    if any(i.kind == "nested_records" for i in found):
+        un = unnest(spec, fetcher)
+        if un is not None:
+            return [("the members of the lists its records held, read as the records", un)]
+    out, why = spec, []
+    swapped = [i.field for i in found if i.kind == "swapped_fields" and i.field]
+    if swapped:
+        sw = swap(out, [(swapped[k], swapped[k + 1]) for k in range(0, len(swapped) - 1, 2)])
+        if sw is not None:
+            out, why = sw, [*why, "the rules of fields whose values fit each other's names exchanged"]
+    merged = [i.field for i in found if i.kind == "merged_fields" and i.field]
+    if merged:
+        sep = separate(out, merged, rep.sample, requested)
+        if sep is not None:
+            out, why = sep, [*why, "values holding several fields split by their units"]
+    return [("; ".join(why), out)] if why else []
+
+
+def _unit_pattern(unit: str) -> str:
+    """A regex reading the number written before ``unit`` ("1,530 Topics" -> "1,530")."""
+    return r"(?i)(\d[\d,.]*)\s*" + re.escape(unit)
+
+
+def separate(
+    spec: CollectorSpec, fields: list[str], sample: list[dict], requested: list[str] = ()
+) -> CollectorSpec | None:
+    """Each merged field reads the number before the unit that names it ("312 Posts 48 Topics" read as the
+    topics -> 48); another requested field named by another unit of the same values gets the same rule
+    with its unit when it has no rule of its own or a bad one (label text, null). None when no field
+    has a unit of its own."""
+    from prefect_autodata.agents.induction.matching import name_score
+    from prefect_autodata.agents.induction.values import units
+
+    data = spec.model_dump(mode="json", exclude_none=True)
+    rules = {}
+    for src in data["sources"]:
+        for f in [*src.get("fields", []), *((src.get("detail") or {}).get("fields", []))]:
+            rules.setdefault(f["name"], (src, f))
+    changed = False
+    for name in fields:
+        if name not in rules:
+            continue
+        texts = [" ".join(str(r.get(name)).split()) for r in sample if r.get(name) not in (None, "")]
+        own = [u for u in sorted(units(texts)) if name_score(name, u) >= 0.8]
+        if not own:
+            continue
+        src, rule = rules[name]
+        base = {k: v for k, v in rule.items() if k != "transforms"}
+        kept = [t for t in rule.get("transforms", []) if t.get("op") in ("strip", "collapse_whitespace")]
+        rule["transforms"] = [*kept, {"op": "regex", "pattern": _unit_pattern(own[0]), "group": 1}]
+        changed = True
+        for other in sorted(units(texts)):
+            if other == own[0]:
+                continue
+            for target in dict.fromkeys([*requested, *rules]):
+                if target == name or name_score(target, other) < 0.8:
+                    continue
+                vals = [r.get(target) for r in sample if r.get(target) not in (None, "")]
+                if len({str(v) for v in vals}) > 1 and any(re.search(r"\d", str(v)) for v in vals):
+                    continue  # it reads numbers of its own
+                new = {**base, "name": target}
+                new["transforms"] = [*kept, {"op": "regex", "pattern": _unit_pattern(other), "group": 1}]
+                if target in rules:
+                    rules[target][1].clear()
+                    rules[target][1].update(new)
+                else:
+                    src.setdefault("fields", []).append(new)
+                    rules[target] = (src, new)
+                    if data.get("columns") and target not in {c["name"] for c in data["columns"]}:
+                        data["columns"].append({"name": target})
+    return CollectorSpec.model_validate(data) if changed else None
+
+
+SWAP_MARGIN = 0.5
+"""How much better two fields' values must fit each other's names than their own (``values.fit``, -1..1
+each) for the rules to count as swapped."""
+
+
+def swapped_fields(
+    spec: CollectorSpec, rep: DryRunReport, requested: list[str], *, skip: set = frozenset()
+) -> list[Issue]:
+    """Two requested fields of words whose values fit each other's names clearly better than their own (the
+    heading every board of a category repeats read as the board's name, the board's own link as its
+    category): the rules read the right slots under the wrong names. Both fields are reported."""
+    from prefect_autodata.agents.induction.matching import type_agreement
+    from prefect_autodata.agents.induction.values import TEXTUAL, profile
+
+    rules = produced_rules(spec)
+    cols: dict[str, list[Any]] = {}
+    for f in requested:
+        if f in rules and f not in skip:
+            vals = [r.get(f) for r in rep.sample if r.get(f) not in (None, "")]
+            # a constant column's shape says little, and numbers fit many names alike (GS and PTS)
+            if len(vals) >= 4 and len({str(v) for v in vals}) > 1 and profile(vals).kind in TEXTUAL:
+                cols[f] = vals
+    out: list[Issue] = []
+    names = list(cols)
+    done: set[str] = set()
+    for i, f in enumerate(names):
+        for g in names[i + 1 :]:
+            if f in done or g in done:
+                continue
+            ff, gg = type_agreement(f, cols[f]), type_agreement(g, cols[g])
+            fg, gf = type_agreement(f, cols[g]), type_agreement(g, cols[f])
+            own, other = ff + gg, fg + gf
+            # each field fits the other's values better than its own, and together clearly
+            # better: one field's poor fit alone (a name's family guessed wrong) is no swap
+            if fg > ff and gf > gg and other >= own + SWAP_MARGIN:
+                done |= {f, g}
+                for a, b in ((f, g), (g, f)):
+                    out.append(
+                        Issue(
+                            kind="swapped_fields",
+                            source="*",
+                            field=a,
+                            message=f"field {a!r} holds values that look like {b!r}'s and {b!r} like {a!r}'s "
+                            f"(e.g. {str(cols[a][0])[:30]!r}; fit {own:.1f} as read, {other:.1f} swapped)",
+                        )
+                    )
+    return out
+
+
+def swap(spec: CollectorSpec, pairs: list[tuple[str, str]]) -> CollectorSpec | None:
+    """``spec`` with the rules of each pair of fields exchanged (their names kept)."""
+    data = spec.model_dump(mode="json", exclude_none=True)
+    where: dict[str, dict] = {}
+    for src in data["sources"]:
+        for f in [*src.get("fields", []), *((src.get("detail") or {}).get("fields", []))]:
+            where.setdefault(f["name"], f)
+    changed = False
+    for a, b in pairs:
+        if a in where and b in where:
+            ra, rb = dict(where[a]), dict(where[b])
+            where[a].clear()
+            where[a].update({**rb, "name": a})
+            where[b].clear()
+            where[b].update({**ra, "name": b})
+            changed = True
+    return CollectorSpec.model_validate(data) if changed else None
