@@ -524,13 +524,46 @@ def url_family(url: str) -> str:
     return f"{p.netloc}{'/'.join(out)}?{q}"
 
 
+_PAGER_TEXT = re.compile(
+    r"^(?:\d{1,3}|next|prev(?:ious)?|first|last|older|newer|more|[»«›‹<>]+|(?:next|prev(?:ious)?|older|newer)"
+    r"\s+(?:page|posts|entries|results)?\s*[»«›‹<>]*|[»«›‹<>]+\s*(?:next|prev(?:ious)?|first|last))$",
+    re.I,
+)
+_PAGE_STEP = re.compile(r"(?:^|/)(?:page|p|seite|pagina)/\d+/?$|(?:^|/)\d{1,3}/?$", re.I)
+_NAMED_STEP = re.compile(r"(?:^|/)(?:page|p|seite|pagina)/\d+/?$", re.I)
+
+
+def _no_page(u: Any) -> tuple[str, list[tuple[str, str]]]:
+    """A URL's path and query without its page/offset/page-size parameters and a trailing page step."""
+    path = _PAGE_STEP.sub("", u.path.rstrip("/")) or "/"
+    skip = _PAGE_PARAMS + _OFFSET_PARAMS + _SIZE_PARAMS
+    q = sorted((k, v) for k, v in parse_qsl(u.query) if k.lower() not in skip)
+    return path.rstrip("/") or "/", q
+
+
+def is_pager_link(link: Link, page_url: str) -> bool:
+    """A link to another page of the same listing (``?page=2``, ``/page/3/``, ``?start=20``), not a record:
+    the URL equals the page's own once page numbers and offsets are taken away, and the link says so
+    (its text a page number or next/previous, or a page parameter or step in its URL). Followed as a
+    record link it starts the crawl mid-listing."""
+    own, u = urlsplit(page_url), urlsplit(link.url)
+    if u.netloc != own.netloc or _no_page(u) != _no_page(own):
+        return False
+    paged = any(k.lower() in _PAGE_PARAMS + _OFFSET_PARAMS for k, _ in parse_qsl(u.query))
+    # a bare number ending the path (/list/12) is a page only when the link says so: it may be a record id
+    return paged or bool(_NAMED_STEP.search(u.path)) or bool(_PAGER_TEXT.match(link.text.strip()))
+
+
 def repeated_links(links: list[Link], page_url: str, *, min_count: int = 5) -> list[list[Link]]:
-    """Groups of links sharing a URL family (the record links of a listing), largest first."""
+    """Groups of links sharing a URL family (the record links of a listing), largest first; links to
+    other pages of the same listing (``is_pager_link``) are pagination, not records."""
     own = urlsplit(page_url)
     groups: dict[str, list[Link]] = {}
     for link in links:
         u = urlsplit(link.url)
         if u.netloc != own.netloc or link.url.split("#")[0] == page_url.split("#")[0]:
+            continue
+        if is_pager_link(link, page_url):
             continue
         groups.setdefault(url_family(link.url), []).append(link)
     binary = (".pdf", ".zip", ".gz", ".bib", ".tar", ".mp4", ".jpg", ".png")
