@@ -94,3 +94,57 @@ def test_request_filter_becomes_a_row_filter_step():
     exec(compile(best.spec.python.code, "<step>", "exec"), ns)
     kept = ns["transform"](_rows(best.spec, html))
     assert len(kept) == 5 and all(r["population"] <= limit for r in kept)
+
+
+def test_a_filter_on_a_field_only_detail_pages_show_is_applied_after_the_join():
+    """Books "since YEAR" where the year is on the detail pages only: the spec reads the year from
+    them and the row filter keeps the rows asked for (it used to be named, not applied: every row landed)."""
+    from types import SimpleNamespace as NS
+
+    rng = random.Random()
+    seed = rng.randrange(10**6)
+    rng.seed(seed)
+    words = "amber birch coral dune ember fern glade heath iris juniper".split()
+    books = [
+        {
+            "title": f"The {rng.choice(words).title()} {rng.choice(words).title()} {i}",
+            "author": f"{rng.choice(['Ann', 'Bo', 'Cy', 'Di'])} {rng.choice(['Lund', 'Okafor', 'Reyes'])}",
+            "year": rng.randint(1990, 2020),
+        }
+        for i in range(8)
+    ]
+    cards = "".join(
+        f"<div class='book'><h3><a href='/book/{i}'>{b['title']}</a></h3><span class='by'>{b['author']}</span></div>"
+        for i, b in enumerate(books)
+    )
+    html = f"<html><body><div class='list'>{cards}</div></body></html>"
+    bodies = {
+        f"http://127.0.0.1:9/book/{i}": (
+            f"<html><body><h1>{b['title']}</h1><dl><dt>Author</dt><dd>{b['author']}</dd>"
+            f"<dt>Publisher</dt><dd>House {i}</dd><dt>Year</dt><dd>{b['year']}</dd></dl></body></html>"
+        )
+        for i, b in enumerate(books)
+    }
+    since = sorted(b["year"] for b in books)[4]
+    plan = NS(filters=[NS(field="year", op="ge", value=since)], time_scope=None)
+    built = induce_page(URL, html, ["title", "author"], name="b", plan=plan, bodies=dict(bodies))
+    with_filter = [
+        b
+        for b in built
+        if b.spec.python is not None and b.spec.sources[0].detail is not None and "year" in b.spec.python.code
+    ]
+    assert with_filter, seed
+    spec = with_filter[0].spec
+    src = spec.sources[0]
+    assert "year" in {f.name for f in src.detail.fields}, seed
+    from prefect_autodata.runtime.extract import extract_field
+
+    rows = _rows(spec, html)
+    for r in rows:  # the join the runtime does: each row's detail page read by the detail rules
+        link = "http://127.0.0.1:9" + r[src.detail.url_field].split("127.0.0.1:9", 1)[-1]
+        page = parse_document("html", bodies[link], link)
+        r.update({f.name: extract_field(page.root, f, page_url=link, params={}) for f in src.detail.fields})
+    ns: dict = {}
+    exec(compile(spec.python.code, "<step>", "exec"), ns)
+    kept = ns["transform"](rows)
+    assert sorted(r["title"] for r in kept) == sorted(b["title"] for b in books if b["year"] >= since), seed

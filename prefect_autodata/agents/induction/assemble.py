@@ -235,8 +235,15 @@ def induce_page(
         # A field the request filters on but does not land (the year of "seasons for 1996 to 1997")
         # is read too when a listing column no requested field took is labelled as it: the row
         # filter compares on it (the candidate's coverage still counts the requested fields only).
+        # Read from a detail page too when the records link one (a filter on the year only detail
+        # pages show): the row filter then runs on the joined rows, so only the rows asked for land.
         taken = {id(x.candidate) for x in m.values()}
-        free = [c for c in cands or [] if id(c) not in taken and c.where == "listing"]
+        free = [
+            c
+            for c in cands or []
+            if id(c) not in taken
+            and (c.where == "listing" or (c.where == "detail" and detail_link is not None))
+        ]
         extra = assign(scope, free, eliminate=False) if scope and free else {}
         extra = {k: x for k, x in extra.items() if name_score(k, x.candidate.label or "") >= 0.8}
         try:
@@ -278,7 +285,14 @@ def induce_page(
             extra = detail_candidates(samples)
             m = assign(requested, cands + extra, entity=entity, aliases=aliases_of(plan))
             detail_link = dl
-        add(t.records_xpath, m, t.rows, f"table {t.records_xpath} ({t.rows} rows)", detail_link, cands)
+        add(
+            t.records_xpath,
+            m,
+            t.rows,
+            f"table {t.records_xpath} ({t.rows} rows)",
+            detail_link,
+            cands + (extra if detail_link is not None else []),
+        )
     # records over sibling rows (title row + subtext row), records that are each a vertical table
     for rg in [*grouped, *vertical.find(root, url)]:
         fake = regions.Region(
@@ -296,7 +310,7 @@ def induce_page(
             rg.count,
             f"{rg.why} {rg.records_xpath} ({rg.count})",
             rg.detail_link,
-            rg.candidates,
+            rg.candidates + extra,
         )
     for g in sections.groups(root, url):  # records grouped under headings: the heading is a field
         m = assign(requested, g.candidates, entity=entity, aliases=aliases_of(plan))
@@ -325,7 +339,7 @@ def induce_page(
         m = assign(requested, cands + extra, entity=entity, aliases=aliases_of(plan))
         via = " (+ detail pages)" if any(x.candidate.where == "detail" for x in m.values()) else ""
         why = f"records {region.records_xpath} ({region.count}){via}"
-        add(region.records_xpath, m, region.count, why, region.detail_link, cands)
+        add(region.records_xpath, m, region.count, why, region.detail_link, cands + extra)
     from prefect_autodata.agents.induction import embedded  # records in the page's script JSON
 
     built += embedded.induce_page(

@@ -84,8 +84,8 @@ def _ok(v, op, value, kind):
     x = _cmp(v, str(ref), kind)
     if x is None:
         return False
-    lo = lo if kind == "day" or lo is None else float(lo)
-    hi = hi if kind == "day" or hi is None else float(hi)
+    lo = None if lo is None else str(lo) if kind == "day" else float(lo)
+    hi = None if hi is None else str(hi) if kind == "day" else float(hi)
     return (lo is None or x >= lo) and (hi is None or x <= hi)
 
 def _any(r, op, value, kind, cols):
