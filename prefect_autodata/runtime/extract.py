@@ -57,7 +57,10 @@ def parse_document(kind: str, text: str, url: str, content: bytes | None = None)
             raise FetchError(f"{url}: expected a JSON body, got {head!r}") from exc
     if kind == "csv":
         text = comma_separated(text)  # a ";" / tab / "|" file, decimal commas: as a comma CSV
-        rows = list(csv.DictReader(io.StringIO(text)))
+        # an empty cell is how a CSV says "no value": None, as a JSON null or a missing element reads
+        rows = [
+            {k: (None if v == "" else v) for k, v in r.items()} for r in csv.DictReader(io.StringIO(text))
+        ]
         return Document("csv", rows, url, text)
     if kind in ("html", "browser", "crawl"):
         from lxml import html as lhtml

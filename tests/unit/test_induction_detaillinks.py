@@ -47,3 +47,22 @@ def test_the_record_link_replaces_an_action_link():
     url_rule = next(r for r in best.spec.sources[0].fields if r.name == "detail_url")
     assert "sendmessage" not in url_rule.xpath
     assert any("/member/" in u for u in f.asked)
+
+
+def test_links_to_the_listing_and_its_siblings_are_navigation_not_detail_pages():
+    """Day tabs on Saturday's schedule: one tab is the page itself, the others its sibling days."""
+    page = "http://127.0.0.1:9/schedule/saturday.html"
+    days = [("friday", "Friday 17 April", "Workshops and tutorials all day"),
+            ("saturday", "Saturday 18 April", "Talks in three rooms"),
+            ("sunday", "Sunday 19 April", "Sprints and hallway track")]  # fmt: skip
+    tabs = "".join(f"<li><h3><a href='{d}.html'>{t}</a></h3> <p>{k}</p></li>" for d, t, k in days)
+    html = f"<html><head><title>Schedule</title></head><body><ul class='nav'>{tabs}</ul></body></html>"
+    asked = []
+
+    class Days:
+        def get(self, url):
+            asked.append(url)
+            return SimpleNamespace(text=html.replace("Schedule", url.rsplit("/", 1)[-1]))
+
+    built = induce_page(page, html, ["name", "description"], name="days", fetcher=Days())
+    assert built and all(b.spec.sources[0].detail is None for b in built)

@@ -113,3 +113,21 @@ def test_one_group_is_a_group_when_the_page_says_what_it_groups_by():
     assert g.rows == 3 and g.candidates[-1].label == "season"
     assert [r["c2"] for r in _read(f"<html>{body}", g, [0, 1, 2])] == ["1956"] * 3
     assert groups(parse(f"<html><head><title>Teams — Site</title></head>{body}")) == []
+
+
+def test_a_group_count_in_the_heading_is_cut_off_and_a_remark_heading_is_no_value():
+    """Trac-style query groups: "Milestone: 0.9.2 (2 matches)" gives 0.9.2; "(none)" gives no value."""
+    html = _tables_html("Milestone: ").replace(
+        "<h3>Milestone: 1956</h3>", "<h3>Milestone: 0.9.2 (2 matches)</h3>"
+    )
+    html = html.replace("<h3>Milestone: 1957</h3>", "<h3>Milestone:\n (none) <span>(3 matches)</span></h3>")
+    (g,) = groups(parse(html))
+    head = g.candidates[-1]
+    assert head.label == "Milestone" and head.values == ["0.9.2", "0.9.2", None, None, None]
+    assert [r["c2"] for r in _read(html, g, [0, 1, len(g.candidates) - 1])] == [
+        "0.9.2",
+        "0.9.2",
+        None,
+        None,
+        None,
+    ]

@@ -16,6 +16,7 @@ from prefect_autodata.agents.evidence import read_cached as _read
 from prefect_autodata.agents.induction import (
     attrs,
     detaillinks,
+    grid,
     hubs,
     pagination,
     regions,
@@ -268,20 +269,23 @@ def induce_page(
         if t.header_column or t.rows < 2 or any(t.element is g.table for g in grouped):
             continue
         cands = tables.with_parts(t, _table_candidates(t))  # + the pieces of compound cells
-        link_col = next((i for i in t.links if i == 0), next(iter(t.links), None))
         m = assign(requested, cands, entity=entity, aliases=aliases_of(plan))
-        detail_link = None
-        if link_col is not None and len(m) < len(requested):
-            dl = Candidate(
-                label=None,
-                values=t.links[link_col],
-                rule={"xpath": t.cell_xpath(link_col) + "//a"},
-                origin="link",
-            )
-            fake = regions.Region(
-                parent=None, items=[], records_xpath=t.records_xpath, score=0, detail_link=dl
-            )
-            samples = _detail_samples(fake, url, evidence, reader, fetcher, bodies)
+        detail_link = dl = None
+        if t.links and len(m) < len(requested):
+            # the first link column whose targets answer (an image's file page 404s, the name's article)
+            options = [
+                Candidate(
+                    label=None, values=t.links[i], rule={"xpath": t.cell_xpath(i) + "//a"}, origin="link"
+                )
+                for i in sorted(t.links, key=lambda i: i != 0)
+            ]
+
+            def sample_of(dl: Candidate, xp: str = t.records_xpath) -> list[tuple[str, Any, str]]:
+                fake = regions.Region(parent=None, items=[], records_xpath=xp, score=0, detail_link=dl)
+                return _detail_samples(fake, url, evidence, reader, fetcher, bodies)
+
+            dl, samples = detaillinks.first_answering(options, sample_of, url, DETAIL_SAMPLES)
+        if dl is not None:
             extra = detail_candidates(samples)
             m = assign(requested, cands + extra, entity=entity, aliases=aliases_of(plan))
             detail_link = dl
@@ -293,8 +297,9 @@ def induce_page(
             detail_link,
             cands + (extra if detail_link is not None else []),
         )
-    # records over sibling rows (title row + subtext row), records that are each a vertical table
-    for rg in [*grouped, *vertical.find(root, url)]:
+    # records over sibling rows (title row + subtext row), records that are each a vertical table,
+    # records that are the cells of a grid (a talk per time slot x room)
+    for rg in [*grouped, *vertical.find(root, url), *grid.find(root, url)]:
         fake = regions.Region(
             parent=None, items=[], records_xpath=rg.records_xpath, score=0, detail_link=rg.detail_link
         )

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import urldefrag, urljoin
 
 from prefect_autodata.agents.induction.dom import clean
 from prefect_autodata.agents.induction.matching import Candidate
@@ -56,6 +56,19 @@ def holds_record(
     return bool(samples) and hits * 2 >= len(samples)
 
 
+def _page(url: str) -> str:
+    return urldefrag(url)[0].rstrip("/")
+
+
+def navigation(link: Candidate, page_url: str) -> bool:
+    """The links lead to pages beside the listing, not below it: one of them is the listing itself
+    (the current day's tab, page 1 of a pager, the category shown), so the others are its siblings
+    (the other days, pages, categories): navigation, whatever the pages they lead to hold."""
+    here = _page(page_url)
+    targets = {_page(urljoin(page_url, v)) for v in link.values if v}
+    return len(targets) >= 2 and here in targets
+
+
 def verified(
     region: Any,
     cands: list[Candidate],
@@ -66,6 +79,8 @@ def verified(
 ) -> tuple[Candidate | None, list[tuple[str, Any, str]]]:
     """The region's detail link and its samples, or another link of the record when that one is broken."""
     link = region.detail_link
+    if link is not None and navigation(link, page_url):
+        return None, []
     if link is None or not broken(samples, _attempted(link, page_url, k)):
         return link, samples
     alts = []
@@ -90,3 +105,24 @@ def verified(
         if not broken(got, _attempted(alt, page_url, k)) and holds_record(got, alt, cands, page_url):
             return alt, got
     return link, samples
+
+
+def first_answering(
+    links: list[Candidate],
+    sample: Callable[[Candidate], list[tuple[str, Any, str]]],
+    page_url: str,
+    k: int,
+) -> tuple[Candidate | None, list[tuple[str, Any, str]]]:
+    """Of a table's link columns (an image's file page, the name's article, a map link), the first
+    whose sampled targets answer as distinct pages, with its samples; else the first column's. A
+    column whose targets fail (404s) is the wrong family, whichever column comes first."""
+    first: tuple[Candidate | None, list[tuple[str, Any, str]]] = (None, [])
+    for link in links[:MAX_ALTERNATIVES]:
+        if navigation(link, page_url):
+            continue
+        got = sample(link)
+        if first[0] is None:
+            first = (link, got)
+        if not broken(got, _attempted(link, page_url, k)):
+            return link, got
+    return first

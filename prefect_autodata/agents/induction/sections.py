@@ -23,6 +23,13 @@ from prefect_autodata.agents.induction.matching import Candidate, dominant_type
 _HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 _BLOCKS = {"table", "ul", "ol", "dl", "div"}
 _LABELLED = re.compile(r"^([^:]{1,30}):\s*(\S.*)$")
+# A group heading often ends with the size of its group ("0.9.2 (4 matches)", "Drama (12)"): the
+# count is the group's, not a value of its records.
+_COUNT_TAIL = r"\s*\(\s*\d[\d,]*(?:\s+[^\d()]{1,20})?\s*\)"
+_COUNTED = re.compile(rf"^(.*?\S){_COUNT_TAIL}\s*$")
+# A heading value in parentheses ("(none)", "(no milestone)") is the page's remark for records
+# without a value, not a value.
+_REMARK = re.compile(r"^\(.*\)$")
 
 
 @dataclass
@@ -70,6 +77,13 @@ def _heading_candidate(level: str, heads: list[str], by: str | None = None) -> C
         label = labels.pop()
         values = [m.group(2).strip() for m in found if m]
         transforms.append({"op": "regex", "pattern": r"^[^:]*:\s*(.*)$"})
+    counted = [_COUNTED.match(v) for v in values]
+    if len(values) > 1 and all(counted):  # every heading states its group's size: cut it off
+        values = [m.group(1) for m in counted if m]
+        transforms.append({"op": "regex", "pattern": rf"^(.*?\S){_COUNT_TAIL}\s*$"})
+    if any(_REMARK.match(v) for v in values) and not all(_REMARK.match(v) for v in values):
+        values = [None if _REMARK.match(v) else v for v in values]
+        transforms.append({"op": "regex", "pattern": r"^([^(].*)$"})
     return Candidate(
         label=label,
         values=values,
@@ -164,13 +178,17 @@ def _list_group(
 ) -> Group | None:
     items: list[Any] = []
     heads: list[str] = []
-    item_tag = None
+    # the items' tag over all blocks: a note after the last group (``<div><br></div>``, a footer
+    # line) is a block without any such item, not a group of records
+    shapes = Counter(k.tag for _, b in pairs for k in elements(b))
+    item_tag = shapes.most_common(1)[0][0] if shapes else None
+    skipped = False
     for h, b in pairs:
         kids = elements(b)
-        if not kids:
+        if not kids or not any(k.tag == item_tag for k in kids):
+            skipped = skipped or bool(kids)
             continue
         tag = Counter(k.tag for k in kids).most_common(1)[0][0]
-        item_tag = item_tag or tag
         if tag != item_tag:
             return None
         got = [k for k in kids if k.tag == tag]
@@ -178,6 +196,8 @@ def _list_group(
         heads += [h] * len(got)
     if len(items) < 2 or item_tag is None:
         return None
+    if skipped and len(set(heads)) < 2:
+        return None  # one heading over blocks of several shapes: a record's own parts, not groups
     block = pairs[0][1].tag
     records = f"{_locate(parent)}/{block}/{item_tag}"
     region = regions.Region(parent=parent, items=items, records_xpath=records, score=0)
