@@ -143,7 +143,14 @@ def _spec(
     # One page of a paged listing shows 25 distinct teams; the next page repeats them (other seasons).
     unique = unique and pages is None
     pk = [key] if unique and len(set(key_vals)) == len(key_cand.values) else []
-    pk = pk or [c.name for c in cols]  # no verified key: a record is the whole requested tuple
+    # No verified key: a record is the requested tuple, over the columns the sample never leaves
+    # empty (a null key column drops the rows that lack it: the story without a domain).
+    full = [
+        c.name
+        for c in cols
+        if c.name in matches and all(v not in (None, "") for v in matches[c.name].candidate.values)
+    ]
+    pk = pk or full or [c.name for c in cols]
     source = Source(
         name="records",
         kind="html",

@@ -362,6 +362,7 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
                 re.fullmatch(r"h[1-6]", node.tag)
                 or (node.tag == "a" and len(node) == 0)
                 or node.tag in ("strong", "b")
+                or _link_text(node)
             )
         ):
             ident, heading_done = True, True
@@ -371,6 +372,7 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
         ):
             label = None  # an attribute that differs per record (title="The Lantern Keeper") is data
         label = label or _wrapper_label(node, items)
+        class_alias = _other_classes(node, label)  # "business-attribute price-range": either names it
         lead = None if attr or head else _lead_label([nd for _, nd in got.values()])
         lead_alias: list[str] = []
         if lead and (label is None or (label in classes(node) and not node.get("itemprop"))):
@@ -380,7 +382,7 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
             props.add(label.casefold())
         elif label and not head and label in classes(node) and not any(node.get(a) for a in _LABEL_ATTRS):
             by_class.append(len(out))  # named by a CSS class only: a weaker name than a property
-        aliases: list[str] = lead_alias
+        aliases: list[str] = [*lead_alias, *class_alias]
         if attr and what != "prop":
             label = None
         elif not head:
@@ -395,11 +397,12 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
                 rule = {"xpath": sel, "attr": "title", "transforms": [{"op": "strip"}]}
             elif (unit := _unit_word(values)) is not None:  # "3 bd", "1,450 sqft", "4 Comments"
                 word, transform = unit
-                values = [_strip_piece(v, transform) for v in values]
+                values = [_strip_piece(v, transform, none=True) for v in values]
                 rule["transforms"] = [*rule["transforms"], transform]
                 label, aliases = label or word, [word] if label else []
             if node.tag in _SEMANTIC_TAGS:  # <address>: the element names what it holds
                 label, aliases = label or node.tag, [*aliases, node.tag] if label else aliases
+            aliases = [*aliases, *_kind_names(values)]  # "github.com" beside each story: its domain
         cand = Candidate(
             label=label,
             values=values,
@@ -433,6 +436,30 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
             region.detail_link = link_cands[0][1]
     region.candidates = out
     return out
+
+
+def _link_text(node: Any) -> bool:
+    """The whole text of a link held in one inline child (``<a class="biz-name"><span>La
+    Pergola</span></a>``): the link's text, as a bare link's is."""
+    par = node.getparent()
+    return (
+        node.tag in _INLINE
+        and len(node) == 0
+        and par is not None
+        and par.tag == "a"
+        and len(par) == 1
+        and not clean(par.text)
+        and not clean(node.tail)
+    )
+
+
+def _other_classes(node: Any, label: str | None) -> list[str]:
+    """The node's other word-like classes when its label is one of its classes: a class list names
+    the value as much by its second class as by its first (``business-attribute price-range``)."""
+    cls = classes(node)
+    if not label or label not in cls:
+        return []
+    return [c for c in cls if c != label and _WORDY.match(c) and not re.search(r"\d", c)][:3]
 
 
 def _prop_name(v: str | None) -> str | None:
@@ -597,34 +624,54 @@ def _label_piece(nodes: list[Any], texts: list[str]) -> tuple[str, dict[str, Any
 
 
 _SEMANTIC_TAGS = {"address"}
-_UNIT = re.compile(r"^\s*([-+]?\d[\d.,]*)\s*([^\W\d_][\w.]{0,14})\s*[|/·•,;]?\s*$")
+
+
+def _kind_names(values: list[str | None]) -> list[str]:
+    """The names of what the values are when their kind says it (host names: a domain), for a slot
+    no label names: the page shows "(github.com)" after each title and calls it nothing."""
+    from prefect_autodata.agents.induction import values as vt
+
+    prof = vt.profile(values)
+    if prof.filled < 2 or prof.share < 0.9:
+        return []
+    return list(vt.KIND_NAMES.get(prof.kind, ()))
+
+
+_UNIT = re.compile(r"^\s*([-+]?\d[\d.,]*)\s*([^\W\d_][\w.]{0,14})\s*[|/·•,;:]?\s*$")
 
 
 def _unit_word(values: list[str | None]) -> tuple[str, dict[str, Any]] | None:
     """A count and the same word after it in every record ("3 bd |", "1,450 sqft", "1 Comment" /
-    "4 Comments"): the word names the value and the value is the number. Returns (word, transform)."""
+    "4 Comments"): the word names the value and the value is the number. Returns (word, transform).
+
+    A few records may show one same word instead ("discuss" where a story has no comments yet, "no
+    reviews"): the site's own wording of none, read as no value (the transform finds no number)."""
     got = [v for v in values if v]
-    if len(got) < 3:
+    counted = [v for v in got if _UNIT.match(v)]
+    if len(counted) < 3:
         return None
-    words = []
-    for v in got:
-        m = _UNIT.match(v)
-        if not m:
-            return None
-        words.append(m.group(2).casefold().rstrip("s"))
-    if len(set(words)) != 1 or len({_UNIT.match(v).group(1) for v in got}) < 2:
+    other = {clean(v).casefold() for v in got if not _UNIT.match(v)}
+    if other and (
+        len(other) > 1
+        or 3 * (len(got) - len(counted)) > len(got)
+        or not re.fullmatch(r"[^\W\d_]+(?: [^\W\d_]+)?:?", next(iter(other)))
+    ):
         return None
-    word = _UNIT.match(got[0]).group(2)
+    words = [_UNIT.match(v).group(2).casefold().rstrip("s") for v in counted]
+    if len(set(words)) != 1 or len({_UNIT.match(v).group(1) for v in counted}) < 2:
+        return None
+    word = _UNIT.match(counted[0]).group(2)
     stem = re.escape(words[0])
     pat = r"(?i)^\s*([-+]?\d[\d.,]*)\s*" + stem + r"s?\b"
     return word, {"op": "regex", "pattern": pat}
 
 
-def _strip_piece(value: str | None, transform: dict[str, Any]) -> str | None:
+def _strip_piece(value: str | None, transform: dict[str, Any], *, none: bool = False) -> str | None:
+    """``value`` as ``transform`` reads it; unread, the value itself (or None with ``none``)."""
     if value is None:
         return None
     m = re.match(transform["pattern"], value, re.S)
-    return m.group(1) if m else value
+    return m.group(1) if m else (None if none else value)
 
 
 def _whole_title(tag: str, got: list[tuple[str, Any]]) -> bool:
@@ -734,4 +781,35 @@ def _labelled(region: Region, found: list[list[Any]]) -> list[Candidate]:
         out.append(
             Candidate(label=p.label, values=values, rule=rule, origin=p.form, anchor=0.9, aliases=aliases)
         )
+    return out
+
+
+def cell_blocks(cells: list[Any], base: str) -> list[tuple[dict[str, Any], list[str]]]:
+    """(rule, values) per child element of the cells of one column, when the cells stack several
+    values as elements of their own: a member's name link with their title in a ``<div>`` below
+    (``<td><a>Aldous_B</a><div>Senior Member</div></td>``). Most filled cells must show the same
+    sequence of child tags, each holding text, and nothing else besides them; the pieces are read
+    by position under the cell (``./td[1]/*[2]``)."""
+    filled = [c for c in cells if c is not None and clean(c.text_content())]
+    if len(filled) < 3:
+        return []
+    shapes = Counter()
+    for c in filled:
+        kids = elements(c)
+        loose = clean(c.text) or any(clean(k.tail) for k in kids)
+        if len(kids) >= 2 and not loose and all(clean(k.text_content()) for k in kids):
+            shapes[tuple(k.tag for k in kids)] += 1
+    if not shapes:
+        return []
+    shape, n = shapes.most_common(1)[0]
+    if n < 0.8 * len(filled) or len(shape) > 4 or all(t in _INLINE for t in shape):
+        return []  # inline pieces ("<b>57</b><i>.01</i>") are one value, read whole
+    out = []
+    for k in range(len(shape)):
+        rule = {"xpath": f"{base}/*[{k + 1}]", "transforms": [{"op": "collapse_whitespace"}]}
+        values = []
+        for c in cells:
+            kids = elements(c) if c is not None else []
+            values.append(clean(kids[k].text_content()) if len(kids) > k else None)
+        out.append((rule, values))
     return out

@@ -640,6 +640,14 @@ def _grab(pattern: str, value: str) -> str:
     return clean(m.group(1)) if m else ""
 
 
+def _block_parts(t: Table, i: int) -> list[tuple[dict[str, Any], list[str]]]:
+    """(rule, values) per child element of cells stacking values as elements (a name link over a
+    title ``<div>``): ``regions.cell_blocks``."""
+    from prefect_autodata.agents.induction.regions import cell_blocks
+
+    return cell_blocks([(_cells(tr) + [None] * (i + 1))[i] for tr in t.body], t.cell_xpath(i))
+
+
 def with_parts(t: Table, cands: list[Any]) -> list[Any]:
     """``cands`` (one per column) plus a candidate per piece of each compound column.
 
@@ -659,11 +667,15 @@ def with_parts(t: Table, cands: list[Any]) -> list[Any]:
         if not any(t.columns[i]):
             continue  # no values (a column a body rowspan shifts): no pieces either
         parts = _line_parts(t, i) or _text_parts(t, i)
+        blocks = [] if parts else _block_parts(t, i)
+        parts = parts or blocks
         if not parts:
             continue
         kinds = [dominant_type([v for v in vals if v])[0] for _, vals in parts]
         texty = [k in ("text", "name") for k in kinds]
         main = next((k for k, x in enumerate(texty) if x), None) if not all(texty) else None
+        if blocks and texty[0]:
+            main = 0  # the column's label names the cell's lead element (the name link over its title)
         made = []
         for k, (rule, vals) in enumerate(parts):
             label = whole.label if k == main else None

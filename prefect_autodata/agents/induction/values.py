@@ -20,7 +20,7 @@ from typing import Any
 from prefect_autodata.agents.induction import lexicon as lx
 
 KINDS = (
-    "empty bool url email phone datetime date time year money percent height duration integer decimal "
+    "empty bool url host level email phone datetime date time year money percent height duration integer decimal "
     "code name address text long"
 ).split()
 
@@ -30,6 +30,15 @@ _CODES = lx.CURRENCY_CODE_RE
 _NUM = r"\d{1,3}(?:[,.\s\u202f\u00a0']\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?"
 
 _URL = re.compile(r"^(?:https?://|www\.)\S+$|^/[^\s/][^\s]*$|^/$", re.I)
+# A host name as pages print a link's site ("github.com", "blog.example.co.uk"): lower-case labels
+# and a final label of letters that is no file extension ("index.html", "report.pdf" are files).
+_HOST = re.compile(r"^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+([a-z]{2,12})$")
+_FILE_EXT = frozenset(
+    "html htm xhtml php asp aspx jsp cgi pdf doc docx xls xlsx ppt pptx txt csv tsv json xml yaml yml js css "
+    "jpg jpeg png gif svg webp bmp tif tiff ico mp3 mp4 wav avi mov mkv zip gz tgz bz2 rar exe dmg iso py rb".split()
+)
+# A price level written as a run of one currency sign ("$$", "€€€"): how dear, not an amount.
+_LEVEL = re.compile(rf"^([{_CUR}])\1{{0,4}}$")
 _EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$")
 _PERCENT = re.compile(r"^[-+]?\d+(?:[.,]\d+)?\s?%$|^%\s?\d+(?:[.,]\d+)?$")
 _MONEY = re.compile(
@@ -136,6 +145,11 @@ def _kind_str(value: str) -> str:
         return "url"
     if _EMAIL.match(s):
         return "email"
+    if _LEVEL.match(s):
+        return "level"
+    host = _HOST.match(s)
+    if host and host.group(1) not in _FILE_EXT:
+        return "host"
     if _PERCENT.match(s):
         return "percent"
     if _MONEY.match(s):
@@ -182,6 +196,8 @@ COARSE = {
     "datetime": "date",
     "decimal": "number",
     "bool": "text",
+    "host": "text",
+    "level": "text",
     "time": "text",
     "duration": "text",
     "code": "text",
@@ -196,7 +212,10 @@ def coarse(kind: str) -> str:
 
 
 NUMERIC = frozenset({"integer", "decimal", "year", "money", "percent"})
-TEXTUAL = frozenset({"text", "name", "code", "address", "long"})
+TEXTUAL = frozenset({"text", "name", "code", "address", "long", "host"})
+# What a kind of value is called when a page gives it no label of its own: a column of host names
+# ("github.com" beside each story) is the records' domain (a class name "sitestr" says nothing).
+KIND_NAMES: dict[str, tuple[str, ...]] = {"host": ("domain", "host")}
 
 
 @dataclass
@@ -283,7 +302,7 @@ def units(texts: list[str]) -> frozenset[str]:
 # Per value family (lexicon.family of a field name): how well each kind serves it. Kinds not listed
 # count against the field when they are distinctive (a number, a date, a link for a person's name).
 _FIT: dict[str, dict[str, float]] = {
-    "money": {"money": 1.0, "decimal": 0.5, "integer": 0.5},
+    "money": {"money": 1.0, "decimal": 0.5, "integer": 0.5, "level": 0.6},
     "date": {"date": 1.0, "datetime": 1.0, "year": 0.4},
     "datetime": {"datetime": 1.0, "date": 0.8},
     "year": {"year": 1.0, "date": 0.5, "integer": 0.3},
@@ -291,7 +310,7 @@ _FIT: dict[str, dict[str, float]] = {
     "height": {"height": 1.0, "decimal": 0.4, "integer": 0.3},
     "weight": {"decimal": 0.8, "integer": 0.7},
     "length": {"decimal": 0.8, "integer": 0.7, "height": 0.6, "duration": 0.8},
-    "url": {"url": 1.0},
+    "url": {"url": 1.0, "host": 0.8},
     "image": {"url": 1.0},
     "email": {"email": 1.0},
     "phone": {"phone": 1.0, "integer": 0.3},
