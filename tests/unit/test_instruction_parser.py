@@ -409,3 +409,56 @@ def test_a_wish_after_for_each_lists_fields():
         "label",
         "user",
     ]
+
+
+def test_a_participle_after_a_determiner_is_still_a_verb():
+    assert _filters("Collect every flat for rent on the site priced under $900 with address") == [
+        ("price", "le", "900")
+    ]
+
+
+def test_the_field_word_before_an_only_value_names_its_field():
+    assert _filters("Get the films in the genre Film Noir only, with title and year") == [
+        ("genre", "eq", "Film Noir")
+    ]
+
+
+def test_the_copula_before_a_comparison_in_a_question_adds_nothing():
+    assert _filters("Which volcanoes in the Andes are higher than 5000 m? Name and country") == [
+        ("height", "ge", "5000"),
+        ("location", "eq", "Andes"),
+    ]
+
+
+def test_a_dated_feature_before_the_field_list_is_the_time_scope():
+    r = _p("Collect each car with a model year of 1990 or later, with make, model and price")
+    assert r.filters == []
+    assert r.time_scope is not None and r.time_scope.start_year == 1990
+
+
+def test_a_bare_looking_for_opens_the_request():
+    assert _ent("Looking for every climbing gym in Leeds with name and price") == "climbing gym"
+
+
+def test_a_short_verb_after_the_plural_of_a_question_is_its_verb():
+    assert _ent("Which ferries ply the route to Capri? operator, departure time, price") == "ferry"
+
+
+def test_a_wish_after_a_place_opens_the_list_and_ends_the_place():
+    r = _p("For every pharmacy in Turin I need the name, address and phone")
+    assert [f.normalized for f in r.fields] == ["name", "address", "phone"]
+    assert [(f.field, f.value) for f in r.filters] == [("location", "Turin")]
+
+
+def test_please_closing_the_list_is_no_part_of_a_field():
+    assert _fields("All the abbeys of Ireland with name, county and founding date please") == [
+        "name",
+        "county",
+        "founding_date",
+    ]
+
+
+def test_a_single_feature_before_a_later_field_list_is_a_filter():
+    r = _p("List each campground with free parking in Utah, including name and fee")
+    assert [f.normalized for f in r.fields] == ["name", "fee"]
+    assert ("free_parking", "eq", True) in [(f.field, f.op, f.value) for f in r.filters]

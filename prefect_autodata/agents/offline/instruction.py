@@ -547,7 +547,7 @@ _FIELD_TRIGGER = re.compile(
     r"\b(?:with|including|include|includes|showing|containing|incl\.|along with|giving|capturing|recording|"
     r"having|reporting|plus|listing|covering|detailing)\s+"
     # "For each park in Canada, I want the name, ...": a wish after a clause break introduces the list
-    r"|(?:(?<=, )|(?<=; )|(?<=\. )|(?<=: )|(?<=\beach ))(?:i|we)\s+(?:want|need|would like|['’]d like)"
+    r"|(?:(?<=, )|(?<=; )|(?<=\. )|(?<=: )|(?<=\beach )|(?<=[A-Za-z] ))(?:i|we)\s+(?:want|need|would like|['’]d like)"
     r"(?:\s+to\s+(?:see|get|have|know))?\s+(?:(?:the|their|its|his|her)\s+)?",
     re.I,
 )
@@ -689,7 +689,7 @@ def _clean_item(item: str) -> str:
     item = re.sub(
         r"\s+(?:of|for|from)(?:\s+(?:each|every|all|them|it))?$", "", item.strip(" .,'\""), flags=re.I
     )
-    item = re.sub(r"\s+(?:and|or|&|plus)$", "", item.strip(" .,'\""), flags=re.I)  # a list cut short
+    item = re.sub(r"\s+(?:and|or|&|plus|please)$", "", item.strip(" .,'\""), flags=re.I)  # a list cut short
     return item.strip(" .,'\"")
 
 
@@ -888,6 +888,7 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         noun_phrase = bool(
             len(words) >= 2
             and words[-1] in _VERB_FIELDS
+            and not _is_participle(words[-1])  # "the site priced under $500,000": a verb still
             and re.search(r"\b(?:a|an|the|its|their|his|her)\s+$", t[: m.start("field")], re.I)
         )
         for w in words:
@@ -1058,6 +1059,9 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             noun = f"{noun} {noun2}"  # "only the Private For-Profit institution type:"
         if val.split()[0].lower() in _MONTHS or re.fullmatch(_YEAR, val):
             continue
+        named = re.search(r"\bthe\s+([a-z]+)\s+$", t[: m.start("val2")]) if m.group("val2") else None
+        if named and named.group(1) in ATTRIBUTE_NOUNS | FIELD_WORDS:
+            noun = named.group(1)  # "in the genre Science & Nature only": the field word before the value
         add(Filter(field=noun or "*", op="eq", value=val), m.span(), only=True)
     for m in re.finditer(
         r"\b(?:on|for|along|of|at)\s+(?:the\s+)?(?P<field>[a-z]+)\s+(?P<val>\d{1,4}[A-Za-z]?)\b"
@@ -1140,7 +1144,7 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         t,
     ):
         val = re.sub(r"^the\s+", "", m.group("val"))
-        val = re.sub(r"\s+(?:of|de|del|am|upon)$", "", val)
+        val = re.sub(r"\s+(?:of|de|del|am|upon|I|We)$", "", val)  # "in Vienna I need ...": a new clause
         first = val.split()[0].lower().rstrip(".")
         if re.match(r"from\b", m.group(0)):
             # "grandmasters from Norway or India": a place the records come from; not a source or a
@@ -1244,11 +1248,13 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
             if k and m.group(0).strip().lower() in ("with", "having"):
                 # "bus stops with a shelter, including stop name and street": a feature, then fields
                 for x in raw[:k]:
+                    if re.search(rf"(?<!\d){_YEAR}(?!\d)", x):
+                        continue  # "with a vintage of 1895 or later, with ...": the time scope
                     f = _comparison(x) or _value_feature(_clean_item(x))
                     filters.append(f or Filter(field=normalize_name(_clean_item(x)), op="eq", value=True))
                 raw = raw[k:]
             parts = [x for x in (_clean_item(x) for x in raw) if x]
-            rated = ""
+            rated, compared = "", False
             rate = re.compile(rf"\s+{_CMP}\s+{_NUMV}(?=\s*(?:,|\band\b|[.;!?]|$))", re.I)
             if (
                 parts
@@ -1261,7 +1267,7 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
                 more = re.match(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+)", t[q.end() :])
                 if more:
                     parts += _split_list(_phrase_after(t, q.end() + more.end()))
-            elif parts and _CMP_AHEAD.match(t, begin + len(chunk)):
+            elif compared := bool(parts and _CMP_AHEAD.match(t, begin + len(chunk))):
                 parts = parts[:-1]  # "with a rating above 4": the subject of a filter
                 # "... over 100 million and its capital": the list goes on after the comparison
                 after = re.compile(
@@ -1270,6 +1276,18 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
                 if (cont := after.match(t, begin + len(chunk))) is not None:
                     more = _phrase_after(t, cont.end())
                     parts += _split_list(more)
+            later = _FIELD_TRIGGER.search(t, begin + len(chunk))
+            if (
+                len(parts) == 1
+                and not compared
+                and m.group(0).strip().lower() in ("with", "having")
+                and later is not None
+                and later.group(0).strip().lower() not in ("with", "having")
+                and not (_comparison(parts[0]) or _value_feature(parts[0]))
+            ):
+                # "each museum with free entry in Paris, including name and ...": a feature, then fields
+                filters.append(Filter(field=normalize_name(parts[0]), op="eq", value=True))
+                continue
             for it in parts:
                 f = _comparison(it) or _value_feature(it)
                 if f:
@@ -1418,7 +1436,7 @@ _LEAD = re.compile(
     r"^(?:(?:please|kindly|hey|hi|ok|so|now)[,\s]+)*(?:(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+)?)?"
     r"(?:(?:can|could|may)\s+(?:i|we)\s+(?:please\s+)?(?:have|get|see|obtain)\s+)?"
     r"(?:(?:is|would)\s+it\s+(?:be\s+)?possible\s+(?:for\s+(?:you|me|us)\s+)?to\s+(?:have|get|see|collect|scrape|download|build|compile|gather|pull|fetch|extract|make|create)\s+)?"
-    r"(?:(?:i|we)\s*(?:would like|['’]d like|need|want|wish|(?:am|are|['’]m|['’]re)\s+looking for)\s+(?:to\s+(?:have|get|see|collect|scrape|download|build|compile|gather|track|monitor|pull|fetch|extract)\s+)?)?",
+    r"(?:(?:(?:i|we)\s*(?:would like|['’]d like|need|want|wish|(?:am|are|['’]m|['’]re)\s+looking for)|looking for)\s+(?:to\s+(?:have|get|see|collect|scrape|download|build|compile|gather|track|monitor|pull|fetch|extract)\s+)?)?",
     re.I,
 )
 
@@ -1836,7 +1854,9 @@ def _question(t: str) -> str:
     # "What lighthouses are there in Norway?": the existential "there" adds nothing
     # "How many vegan restaurants are in Berlin?": the copula before a place adds nothing either
     body = re.sub(
-        r"^(?P<np>.+?)\s+(?:are|is|were|was)(?:\s+there\b|(?=\s+(?:in|on|at|near|around|listed|available)\b))\s*",
+        # "Which peaks in the Alps are higher than 4000 m?": nor the copula before a comparison
+        r"^(?P<np>.+?)\s+(?:are|is|were|was)(?:\s+there\b|(?=\s+(?:in|on|at|near|around|listed|available)\b)"
+        r"|(?=\s+(?:[a-z]+er|more|less|fewer)\s+than\b))\s*",
         r"\g<np> ",
         body,
         count=1,
@@ -1860,7 +1880,7 @@ def _question(t: str) -> str:
                     and nxt not in BOUNDARY_WORDS | _DETERMINERS | _FINITE | _POST_PARTICLES
                     and nxt not in FIELD_WORDS
                     and not _is_participle(nxt)
-                    and not nxt.endswith(("ing", "ly"))
+                    and not (len(nxt) > 4 and nxt.endswith(("ing", "ly")))  # "airlines fly to ..."
                 ):
                     body = " ".join([*ws[: k + 1], "that", *ws[k + 1 :]])
                 break
