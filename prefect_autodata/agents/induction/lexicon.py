@@ -125,7 +125,7 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
     (
         "job",
         "title",
-        "job, job title, posting, job posting, position, job position, role, vacancy, opening, opportunity, "
+        "job, job title, posting, job posting, position, job position, vacancy, opening, opportunity, "
         "stelle, stellenangebot, "
         "puesto de trabajo, vacante, empleo, oferta, poste, emploi, offre d emploi, lavoro, offerta di lavoro, vaga",
         "",
@@ -686,6 +686,8 @@ NARROWER: dict[str, frozenset[str]] = {
     "location": frozenset({"city", "address", "state", "country"}),
     "category": frozenset({"cuisine", "employment_type", "sector", "level", "format", "league"}),
     "person": frozenset({"author", "director", "artist", "actor", "player", "manager", "owner", "editor"}),
+    # a role (a position) may be a job's title: "role" asked of job postings is their "Job title"
+    "position": frozenset({"job"}),
     # the user's "item" or "product" is whatever names each thing sold: its model, its name, its title
     "product": frozenset({"model", "name", "title"}),
 }
