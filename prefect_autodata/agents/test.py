@@ -902,7 +902,10 @@ def swapped_fields(
 ) -> list[Issue]:
     """Two requested fields of words whose values fit each other's names clearly better than their own (the
     heading every board of a category repeats read as the board's name, the board's own link as its
-    category): the rules read the right slots under the wrong names. Both fields are reported."""
+    category): the rules read the right slots under the wrong names. Only for a pair of which one rule
+    reads beside the record (a group's heading) and the other inside it: two columns of one table row
+    (a role and a company) fit names alike too often for their values alone to tell. Both fields are
+    reported."""
     from prefect_autodata.agents.induction.matching import type_agreement
     from prefect_autodata.agents.induction.values import TEXTUAL, profile
 
@@ -919,7 +922,7 @@ def swapped_fields(
     done: set[str] = set()
     for i, f in enumerate(names):
         for g in names[i + 1 :]:
-            if f in done or g in done:
+            if f in done or g in done or _outside(rules[f]) == _outside(rules[g]):
                 continue
             ff, gg = type_agreement(f, cols[f]), type_agreement(g, cols[g])
             fg, gf = type_agreement(f, cols[g]), type_agreement(g, cols[f])
@@ -939,6 +942,12 @@ def swapped_fields(
                         )
                     )
     return out
+
+
+def _outside(rule: Any) -> bool:
+    """Whether a rule reads beside its record (an ancestor's or a preceding heading), not inside it."""
+    expr = str(getattr(rule, "xpath", None) or "")
+    return "ancestor::" in expr or "preceding::" in expr or "preceding-sibling::" in expr
 
 
 def swap(spec: CollectorSpec, pairs: list[tuple[str, str]]) -> CollectorSpec | None:

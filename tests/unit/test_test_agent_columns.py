@@ -218,7 +218,7 @@ def test_derive_splits_merged_values_by_their_units_and_exchanges_swapped_rules(
 
     spec = _spec(
         [
-            {"name": "board_name", "xpath": "./h3"},
+            {"name": "board_name", "xpath": "./ancestor::div[1]/h3"},
             {"name": "category", "xpath": "./a"},
             {"name": "posts", "xpath": "./strong"},
             {"name": "topics", "xpath": "./p"},
@@ -248,7 +248,7 @@ def test_derive_splits_merged_values_by_their_units_and_exchanges_swapped_rules(
     } <= kinds, SEED
     ((why, fixed),) = derive(spec, found, rep, None, wanted)
     rules = {f.name: f for f in fixed.sources[0].fields}
-    assert rules["board_name"].xpath == "./a" and rules["category"].xpath == "./h3", SEED
+    assert rules["board_name"].xpath == "./a" and rules["category"].xpath == "./ancestor::div[1]/h3", SEED
     assert rules["topics"].xpath == rules["posts"].xpath == "./p", SEED
     from prefect_autodata.runtime.extract import apply_transforms
 
@@ -259,3 +259,8 @@ def test_derive_splits_merged_values_by_their_units_and_exchanges_swapped_rules(
     # a right table: names one per record, categories repeating: nothing swapped
     right = [{**r, "board_name": r["category"], "category": r["board_name"]} for r in rows]
     assert swapped_fields(spec, _report(spec, None, right, wanted)[1], wanted) == [], SEED
+    # two columns read inside the record (a table row's cells): their values alone do not tell a swap
+    inside = _spec(
+        [{"name": "board_name", "xpath": "./td[1]"}, {"name": "category", "xpath": "./td[2]"}], "//tr"
+    )
+    assert swapped_fields(inside, _report(inside, None, rows, wanted)[1], wanted) == [], SEED
