@@ -18,7 +18,6 @@ the rows it covers: the column header is then read for the position the cell has
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any
 
 from prefect_autodata.agents.induction import attrs, regions
@@ -50,24 +49,6 @@ def _span(cell: Any) -> int:
         return max(1, int(cell.get("colspan") or 1))
     except ValueError:
         return 1
-
-
-@dataclass
-class GridRecords:
-    """Records that are the cells of one grid table."""
-
-    records_xpath: str
-    items: list[Any]
-    candidates: list[Candidate]
-    detail_link: Candidate | None = None
-
-    @property
-    def count(self) -> int:
-        return len(self.items)
-
-    @property
-    def why(self) -> str:
-        return "records the cells of a grid table"
 
 
 def _locate(table: Any) -> str:
@@ -103,7 +84,7 @@ def _header_xpath(lead: int, columns: int) -> str:
     return "(" + " | ".join(branches) + ")"
 
 
-def _grid(table: Any, page_url: str) -> GridRecords | None:
+def _grid(table: Any, page_url: str) -> regions.ItemRecords | None:
     rows = _own_rows(table)
     if len(rows) < 3:
         return None
@@ -156,10 +137,16 @@ def _grid(table: Any, page_url: str) -> GridRecords | None:
                 notes=[what],
             )
         )
-    return GridRecords(records_xpath=xp, items=records, candidates=cands, detail_link=region.detail_link)
+    return regions.ItemRecords(
+        records_xpath=xp,
+        items=records,
+        candidates=cands,
+        detail_link=region.detail_link,
+        why="records the cells of a grid table",
+    )
 
 
-def find(root: Any, page_url: str = "") -> list[GridRecords]:
+def find(root: Any, page_url: str = "") -> list[regions.ItemRecords]:
     """Every grid table of the page whose cells are records, most records first."""
     out = [g for t in root.xpath("//table") if (g := _grid(t, page_url)) is not None]
     out.sort(key=lambda g: -g.count)

@@ -62,6 +62,21 @@ class Region:
         return len(self.items)
 
 
+@dataclass
+class ItemRecords:
+    """Records another finder told apart (each a vertical table, each a cell of a grid): items + candidates."""
+
+    records_xpath: str
+    items: list[Any]
+    candidates: list[Candidate]
+    detail_link: Candidate | None = None
+    why: str = "records"
+
+    @property
+    def count(self) -> int:
+        return len(self.items)
+
+
 def _shape(node: Any, depth: int = 3) -> Counter:
     """The multiset of descendant tag paths (to ``depth``): what a record looks like, classes ignored."""
     out: Counter = Counter()

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any
 
 from prefect_autodata.agents.induction import attrs, regions
@@ -54,24 +53,6 @@ def labels_of(table: Any) -> tuple[str, ...] | None:
     if len(set(labs)) != len(labs):
         return None
     return tuple(labs)
-
-
-@dataclass
-class VerticalRecords:
-    """Records that are each one vertical table (and the block around it)."""
-
-    records_xpath: str
-    items: list[Any]
-    candidates: list[Candidate]
-    detail_link: Candidate | None = None
-
-    @property
-    def count(self) -> int:
-        return len(self.items)
-
-    @property
-    def why(self) -> str:
-        return "records each a vertical label/value table"
 
 
 def _climb(table: Any, group: set[Any]) -> Any:
@@ -126,7 +107,7 @@ def _header_tables(items: list[Any]) -> list[Candidate]:
     return out
 
 
-def find(root: Any, page_url: str = "") -> list[VerticalRecords]:
+def find(root: Any, page_url: str = "") -> list[regions.ItemRecords]:
     """The page's records when each is one vertical label/value table (none when fewer than two)."""
     found = {t: labs for t in root.xpath("//table") if (labs := labels_of(t)) is not None}
     if len(found) < 2:
@@ -152,4 +133,12 @@ def find(root: Any, page_url: str = "") -> list[VerticalRecords]:
     cands = regions.slots(region, page_url)
     sample = regions.sample_items(items)
     cands += attrs.candidates(sample) + _header_tables(sample)
-    return [VerticalRecords(records_xpath=xp, items=items, candidates=cands, detail_link=region.detail_link)]
+    return [
+        regions.ItemRecords(
+            records_xpath=xp,
+            items=items,
+            candidates=cands,
+            detail_link=region.detail_link,
+            why="records each a vertical label/value table",
+        )
+    ]
