@@ -1,5 +1,5 @@
 """What the wild-page consistency tests share (test-only): the usual renderings of a value and the
-page texts of a hand-written site (tests/data/wild2, tests/data/wild3), so a typo in a held-out set's
+page texts of a hand-written site (tests/data/wild2, wild3, wild4), so a typo in a held-out set's
 truth is caught against its pages. No product code is imported."""
 
 from __future__ import annotations
@@ -136,3 +136,83 @@ def missing_values(root: Path, name: str) -> list[tuple[int, str, object]]:
             if not appears(word if word is not None else value, hay):
                 missing.append((i, field, value))
     return missing
+
+
+# --- a value must sit near its own record (wild3 and wild4) ----------------------------------------
+# "Somewhere on the site" lets a small number (3 votes, ward 2, 14th place) pass anywhere. Here each
+# record's first field (its name/title/id) is the anchor: every other value of that record, in one of
+# its renderings, must be on the same page within BEFORE characters before or AFTER characters after an
+# occurrence of the anchor, in a rendering of the page where each tag is replaced by its title, alt,
+# content and datetime attributes and its mailto: href (a column header or a group heading counts as
+# before its rows; a detail page's <title>/h1 is its anchor). A number or a date must be closer
+# (NUM_BEFORE/NUM_AFTER): the stacked counters of a question come before its title, a rowspan year a
+# row or two before its single.
+BEFORE, AFTER = 2500, 1500
+NUM_BEFORE, NUM_AFTER = 250, 400
+_ATTR = re.compile(r"""([\w:-]+)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)""")
+_KEEP = {"title", "alt", "content", "datetime"}
+_PUNCT = re.compile(r" ([,;:])(?=\s)")
+
+
+def _flat(raw: str) -> str:
+    def rep(m: re.Match[str]) -> str:
+        vals = []
+        for k, v in _ATTR.findall(m.group(0)):
+            v = v.strip("\"'")
+            if k.lower() in _KEEP or (k.lower() == "href" and v.startswith("mailto:")):
+                vals.append(v)
+        return " " + " ".join(vals) + " "
+
+    # a tag boundary before punctuation adds no space: "<a>Anna Kovač</a>, <a>Jun Takeda</a>"
+    return _PUNCT.sub(r"\1", _WS.sub(" ", html.unescape(_TAG.sub(rep, raw))).strip())
+
+
+def _flat_pages(site: Path) -> list[str]:
+    return [_flat(p.read_text(encoding="utf-8")) for p in sorted(site.rglob("*.html"))]
+
+
+def near(value: object, anchor: str, pages: list[str]) -> bool:
+    """Whether ``value`` is on a page within the window around an occurrence of ``anchor``."""
+    numeric = isinstance(value, int | float) and not isinstance(value, bool)
+    if numeric or (isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value)):
+        before, after = NUM_BEFORE, NUM_AFTER
+    else:
+        before, after = BEFORE, AFTER
+    for a in _anchor_forms(anchor):
+        for t in pages:
+            start = t.find(a)
+            while start >= 0:
+                win = t[max(0, start - before) : start + len(a) + after]
+                if appears(value, [win]):
+                    return True
+                start = t.find(a, start + 1)
+    return False
+
+
+def _anchor_forms(anchor: str) -> list[str]:
+    """The texts an anchor is searched as: itself, or every usual rendering of an ISO date."""
+    a = _WS.sub(" ", anchor).strip()
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", a):
+        return _date_forms(dt.date.fromisoformat(a))
+    return [a]
+
+
+def far_values(root: Path, name: str) -> list[tuple[int, str, object]]:
+    """The values of a site's records that are not near their record's anchor (its first field)."""
+    doc = site_doc(root, name)
+    pages = _flat_pages(root / name)
+    implied = doc.get("implied") or {}
+    first = doc["fields"][0]
+    far: list[tuple[int, str, object]] = []
+    for i, rec in enumerate(doc["records"]):
+        anchor = rec.get(first)
+        if anchor is None or not near(anchor, str(anchor), pages):
+            far.append((i, first, anchor))
+            continue
+        for field, value in rec.items():
+            if value is None or field == first:
+                continue
+            word = (implied.get(field) or {}).get(value)
+            if not near(word if word is not None else value, str(anchor), pages):
+                far.append((i, field, value))
+    return far
