@@ -204,6 +204,18 @@ def scope_keys(plan: Any, requested: list[str], labels: dict[Any, str], taken: s
         if best is not None and best[0] >= 0.8:
             out[field] = best[1]
             used.add(best[1])
+    if any(
+        str(f.field) == "*" and f.op in ("eq", "in", "contains") for f in getattr(plan, "filters", None) or []
+    ):
+        # "player seasons for MEM": a value whose field the request does not name is looked for in
+        # every column the record has, so each key no requested field took is read for the filter
+        # too (``row_filter`` tests a "*" filter on all the columns it is given).
+        for k, label in labels.items():
+            name = _norm(str(label)) or _norm(str(k))
+            if k in used or not name or name in requested or name in out:
+                continue
+            out[name] = k
+            used.add(k)
     return out
 
 

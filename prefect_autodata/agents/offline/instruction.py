@@ -980,7 +980,9 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
     for m in re.finditer(
         r"\b(?:where|whose|with)\s+(?:the\s+)?(?P<field>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|equals|=|being)\s+"
         r"(?P<val>\"[^\"]+\"|'[^']+'|(?:[<>≤≥]\s?)?[A-Z0-9][\w.\-/'’&+]*"
-        r"(?:(?:\s+|,\s+|\s*[=:]\s+)(?:[A-Z0-9][\w.\-/'’&+]*|[a-z]+-[\w\-]+|or|and|of|&)"
+        # "4-year or above" after a word of a label: the label's own words ("or above" of a number
+        # was read as a bound by ``_clean`` already)
+        r"(?:(?:\s+|,\s+|\s*[=:]\s+)(?:[A-Z0-9][\w.\-/'’&+]*|[a-z]+-[\w\-]+|" + _OR_BOUND + r"|or|and|of|&)"
         r"(?=[\s,?!.;:)]|$))*|[\w.\-]+)",
         t,
     ):
@@ -1040,8 +1042,11 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
     # "Nikon only", "only the STL club", "only American": a value to keep, its field named or not
     # ("*": any of the record's fields).
     for m in re.finditer(
-        # "only Public 2-year": a word of digits and letters ("2-year", "4WD") continues the value
-        r"\bonly\s+(?:the\s+)?(?P<val>" + _NAME_SL + r"(?:\s+(?:[A-Z]|\d+-?[A-Za-z])[\w&'’./-]*)*)"
+        # "only Public 2-year": a word of digits and letters ("2-year", "4WD") continues the value, and
+        # so does a hyphenated word ("only the Private for-profit type")
+        r"\bonly\s+(?:the\s+)?(?P<val>"
+        + _NAME_SL
+        + r"(?:\s+(?:(?:[A-Z]|\d+-?[A-Za-z])[\w&'’./-]*|[a-z]+-[a-z][\w-]*))*)"
         r"(?:\s+(?P<noun>[a-z]{3,})(?:\s+(?P<noun2>[a-z]{3,})(?=\s*[:,;.?!(]|\s*$))?)?"
         r"|(?:^|(?<=,)|(?<=\s))(?P<val2>"
         + _NAME_SL
@@ -1821,8 +1826,9 @@ def _cadence(t: str) -> Cadence | None:
 # ---------------------------------------------------------------- the parser
 
 
+_OR_BOUND = r"or\s+(?:more|higher|greater|above|over|better|less|fewer|lower|below|under)"
 _OR_MORE = re.compile(
-    r"\b(?P<n>\d[\d,]*(?:\.\d+)?)(?P<unit>\s+[a-z]+)?\s+or\s+(?P<dir>more|higher|greater|above|over|better|less|fewer|lower|below|under)\b",
+    r"\b(?P<n>\d[\d,]*(?:\.\d+)?(?:\s?%)?)(?P<unit>\s+[a-z]+)?\s+or\s+(?P<dir>more|higher|greater|above|over|better|less|fewer|lower|below|under)\b",
     re.I,
 )
 
@@ -2119,6 +2125,11 @@ def _adopt(req: Request, refined: Request) -> None:
         setattr(req, name, getattr(refined, name))
 
 
+def _percent_words(name: str) -> str:
+    """A field's words with a percent sign after a word read out: "win %" -> "win percentage"."""
+    return re.sub(r"(?<=[\w)])\s*%", " percentage", name).strip()
+
+
 def _plural(word: str) -> str:
     return word if word.isupper() else plural(word)
 
@@ -2132,9 +2143,14 @@ def _choose_fields(
 ) -> list[RequestField]:
     """``--fields`` > ``--schema`` > the sentence > the kind's defaults (a kind maps the user's words
     onto its columns where it knows them)."""
+    percent_said = {column_name(x).lower(): x for x in said if "%" in x}
 
     def mk(name: str, origin: str, typ: str | None = None) -> RequestField:
-        col = kind.map_field(name) if kind is not None and origin in ("sentence", "fields") else None
+        # "win %", "FG%": a percent sign after a word names the share, another field than the word
+        # alone (the wins column); its words read "win percentage" (the column keeps the user's word).
+        # A ``--fields`` name the sentence writes with its percent sign ("win" for "win %") reads so too.
+        words = _percent_words(percent_said.get(name.lower(), name) if origin == "fields" else name)
+        col = kind.map_field(words) if kind is not None and origin in ("sentence", "fields") else None
         if col is not None:
             # The kind knows the column ("season" is its YEAR) but the dataset keeps the user's word.
             return RequestField(
@@ -2156,8 +2172,8 @@ def _choose_fields(
             name = column_name(name)
         return RequestField(
             name=name,
-            normalized=normalize_name(name),
-            type=typ or guess_type(normalize_name(name)),
+            normalized=normalize_name(words),
+            type=typ or guess_type(normalize_name(words)),
             unit=_unit(name),
             origin=origin,
         )
