@@ -372,6 +372,10 @@ def _apply(value: Any, t: Transform, base_url: str) -> Any:
         return _each(value, lambda v: str(v).strip())
     if op == "bibtex_authors":
         return _each(value, _bibtex_authors)
+    if op == "duration_minutes":
+        from prefect_autodata.runtime.normalize import duration_minutes
+
+        return _each(value, duration_minutes)
     if op == "collapse_whitespace":
         return _each(value, lambda v: " ".join(str(v).split()))
     if op == "lower":

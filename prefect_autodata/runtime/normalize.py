@@ -9,6 +9,7 @@ production lands. Extraction (runner/extract) never types; landing (landing/load
 
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -388,3 +389,44 @@ def _loose_date(v: Any) -> Any:
         return parser.parse(str(v))
     except (ValueError, OverflowError):
         return None
+
+
+# -- durations ----------------------------------------------------------------------------------------
+
+_ISO_DURATION = re.compile(
+    r"^P(?:(?P<d>\d+(?:\.\d+)?)D)?(?:T(?:(?P<h>\d+(?:\.\d+)?)H)?(?:(?P<m>\d+(?:\.\d+)?)M)?"
+    r"(?:(?P<s>\d+(?:\.\d+)?)S)?)?$",
+    re.I,
+)
+# Minutes per unit word, as pages write durations ("1 hour 20 minutes", "1h 20m", "80 min", "2 Std.").
+_DURATION_UNITS = {
+    **dict.fromkeys("d day days tag tage dia dias jour jours".split(), 1440.0),
+    **dict.fromkeys("h hr hrs hour hours std stunde stunden hora horas heure heures ora ore".split(), 60.0),
+    **dict.fromkeys("m min mins minute minutes minuten minuto minutos minuti".split(), 1.0),
+    **dict.fromkeys("s sec secs second seconds sek sekunden segundos secondes".split(), 1 / 60),
+}
+_DURATION_PART = re.compile(r"(\d+(?:[.,]\d+)?)\s*([^\W\d_]+)\.?")
+_DURATION_GLUE = re.compile(r"^(?:[\s,+]|and|und|y|et|e)*$", re.I)
+
+
+def duration_minutes(v: Any) -> int | float:
+    """A duration as minutes: ISO 8601 (``"PT1H20M"`` → 80) or worded (``"1 hour 20 minutes"``, ``"1h 20m"``,
+    ``"80 min"``). A bare number, a clock time or any other text is an error (its unit is unknown)."""
+    s = " ".join(str(v).split())
+    total = 0.0
+    iso = _ISO_DURATION.match(s)
+    if iso and s.upper() not in ("P", "PT") and any(iso.groupdict().values()):
+        per = {"d": 1440.0, "h": 60.0, "m": 1.0, "s": 1 / 60}
+        total = sum(float(x) * per[k] for k, x in iso.groupdict().items() if x)
+    else:
+        pos, parts = 0, 0
+        for m in _DURATION_PART.finditer(s):
+            unit = _DURATION_UNITS.get(m.group(2).lower())
+            if unit is None or not _DURATION_GLUE.match(s[pos : m.start()]):
+                raise ValueError(f"{v!r} is not a duration")
+            total += float(m.group(1).replace(",", ".")) * unit
+            pos, parts = m.end(), parts + 1
+        if not parts or not _DURATION_GLUE.match(s[pos:]):
+            raise ValueError(f"{v!r} is not a duration")
+    total = round(total, 4)
+    return int(total) if total.is_integer() else total

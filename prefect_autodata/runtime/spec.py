@@ -76,6 +76,7 @@ class Transform(_Model):
         "suffix",
         "collapse_whitespace",
         "bibtex_authors",
+        "duration_minutes",
     ]
     format: str | None = Field(
         None, description="parse_date/parse_timestamp: strptime format; default: ISO/dateutil."

@@ -42,20 +42,98 @@ def money_transforms(values: list[Any]) -> list[Transform] | None:
         amounts.append(m.group("a") or m.group("b"))
     if not amounts:
         return None
+    return [Transform(op="regex", pattern=_GRAB, group=0), *_number_steps(amounts)]
+
+
+def _number_steps(nums: list[str]) -> list[Transform]:
+    """The steps reading number texts (``"1,299"``, ``"14,95"``, ``"7 128"``) as numbers, the decimal
+    mark decided over the whole column (see ``money_transforms``)."""
     # an amount with three digits after a dot groups thousands ("1.299 €"): prices have cents, not mills
-    comma = any(
-        re.search(r",\d{1,2}$|\.\d{3},", a) or re.fullmatch(r"\d{1,3}(?:\.\d{3})+", a) for a in amounts
-    )
-    dot = any(re.search(r"\.\d{1,2}$|,\d{3}\.", a) for a in amounts)
-    grab = Transform(op="regex", pattern=_GRAB, group=0)
+    comma = any(re.search(r",\d{1,2}$|\.\d{3},", a) or re.fullmatch(r"\d{1,3}(?:\.\d{3})+", a) for a in nums)
+    dot = any(re.search(r"\.\d{1,2}$|,\d{3}\.", a) for a in nums)
     if comma and not dot:
         return [
-            grab,
             Transform(op="replace", pattern=r"[.\s\u202f\u00a0']", value=""),
             Transform(op="replace", pattern=",", value="."),
             Transform(op="number"),
         ]
-    return [grab, Transform(op="replace", pattern=r"[,\s\u202f\u00a0']", value=""), Transform(op="number")]
+    return [Transform(op="replace", pattern=r"[,\s\u202f\u00a0']", value=""), Transform(op="number")]
+
+
+# A number as a page shows a measure of it: with its unit and an aside in parentheses or brackets
+# ("18 m (59 ft)", "7,128 m (23,386 ft)", "17 nmi (31 km)", "1.85 m", "42 [3]").
+_ASIDE = r"(?:\s*(?:\([^()]*\)|\[[^\[\]]*\]))"
+_MEASURE = re.compile(
+    rf"^(?P<n>{_AMOUNT})(?:\s?(?P<u>[^\W\d_][^\W\d_/.]{{0,7}}(?:/[^\W\d_]{{1,4}})?[²³]?\.?))?(?P<a>{_ASIDE}*)$"
+)
+_CONVERSION = re.compile(rf"\(\s?(?:{_AMOUNT})\s?[^\W\d_][^\W\d_/.]{{0,7}}(?:/[^\W\d_]{{1,4}})?[²³]?\.?\s?\)")
+# A mark before a number naming it ("#412", "No. 7", "Nº 3", "№ 3", "Nr. 12"): the number is the id.
+_MARKED = re.compile(r"^(?P<m>#|№|(?:No|Nr|N[º°o]|n[º°])\.?)\s?(?P<n>\d+)$")
+# Families of fields asking a number a page may show with its unit: the number is read and the unit
+# is written into the rule's pattern (a row in another unit reads null, never a silent conversion).
+_MEASURE_FAMILIES = frozenset({"height", "length", "weight", "number", "integer"})
+_ID_FAMILIES = frozenset({"code", "integer", "number", None})
+
+
+def measure_transforms(name: str, values: list[Any]) -> list[Transform] | None:
+    """Transforms reading the number of values shown with one unit and/or an aside (``"18 m (59 ft)"``
+    → 18.0) for a field asking a measure, or None when the values are not all of that shape, show more
+    than one unit, or are plain numbers (read by the number transforms). The regex keeps the unit
+    (``^(\\d...)\\s?m\\b``), so the spec says which unit its column holds."""
+    fam = lx.family(name)
+    if fam not in _MEASURE_FAMILIES and fam is not None:
+        return None
+    filled = [" ".join(str(v).split()) for v in values if v is not None and str(v).strip()]
+    ms = [_MEASURE.match(v) for v in filled]
+    if len(filled) < 2 or not all(ms):
+        return None
+    if fam is None and not all(m.group("u") and _CONVERSION.fullmatch(m.group("a").strip()) for m in ms):
+        return None  # a name saying no measure: only a unit with its conversion ("17 nmi (31 km)") says one
+    units = {m.group("u") or "" for m in ms}
+    if len(units) != 1 or not any(m.group("u") or m.group("a") for m in ms):
+        return None  # two units in one column, or plain numbers
+    (unit,) = units
+    tail = rf"\s?{re.escape(unit)}(?![^\W\d_])" if unit else r"(?![\d.,])"
+    grab = Transform(op="regex", pattern=rf"^\s*({_AMOUNT}){tail}", group=1)
+    return [grab, *_number_steps([m.group("n") for m in ms])]
+
+
+def marked_transforms(name: str, values: list[Any]) -> list[Transform] | None:
+    """Transforms reading ids shown with a mark before them (``"#412"``, ``"No. 7"``) as integers, for a
+    field asking a number or an id, or None when not every filled value is one such id."""
+    if lx.family(name) not in _ID_FAMILIES:
+        return None
+    filled = [" ".join(str(v).split()) for v in values if v is not None and str(v).strip()]
+    ms = [_MARKED.match(v) for v in filled]
+    if len(filled) < 2 or not all(ms):
+        return None
+    marks = sorted({re.escape(m.group("m")) for m in ms}, key=len, reverse=True)
+    return [
+        Transform(op="regex", pattern=rf"^\s*(?:{'|'.join(marks)})\s?(\d+)\s*$", group=1),
+        Transform(op="integer"),
+    ]
+
+
+# A field name asking minutes: "total_time_minutes", "duration_min", "cook time (mins)".
+_ASKS_MINUTES = re.compile(r"(?:^|[\W_])(?:in[\W_]+)?(?:minutes?|mins?)(?:$|[\W_])", re.I)
+
+
+def minutes_transforms(name: str, values: list[Any]) -> tuple[list[Transform], bool] | None:
+    """The transform reading durations (``"PT1H20M"``, ``"1 hour 20 minutes"``, ``"80 min"``) as minutes
+    for a field whose name asks minutes, and whether every sample reads whole; None when the name asks
+    no minutes or some filled value is no duration (a bare number keeps the number transforms)."""
+    from prefect_autodata.runtime.normalize import duration_minutes
+
+    if not _ASKS_MINUTES.search(name):
+        return None
+    filled = [v for v in values if v is not None and str(v).strip()]
+    if len(filled) < 2:
+        return None
+    try:
+        read = [duration_minutes(v) for v in filled]
+    except ValueError:
+        return None
+    return [Transform(op="duration_minutes")], all(isinstance(r, int) for r in read)
 
 
 def typed_rule(name: str, cand: Candidate) -> FieldRule:
@@ -70,7 +148,16 @@ def typed_rule(name: str, cand: Candidate) -> FieldRule:
     dotted = any("." in str(v) for v in cand.values if v is not None)
     if kind == "integer" and any(str(v).count(".") > 1 for v in cand.values if v is not None):
         share = 0.0
-    if share == 1.0 and kind == "integer" and not dotted:
+    if minutes := minutes_transforms(name, cand.values):
+        col = "integer" if minutes[1] else "float"  # "PT1H20M" for "total time in minutes": 80
+        tr += minutes[0]
+    elif measure := measure_transforms(name, cand.values):
+        col = "float"  # "18 m (59 ft)" for a height: 18, the unit kept in the rule's pattern
+        tr += measure
+    elif marked := marked_transforms(name, cand.values):
+        col = "integer"  # "#412" for a ticket number: 412
+        tr += marked
+    elif share == 1.0 and kind == "integer" and not dotted:
         col = "integer"
         tr += [Transform(op="replace", pattern=r"[,\s\u202f]", value=""), Transform(op="integer")]
     elif share == 1.0 and kind in ("number", "integer"):
@@ -79,7 +166,7 @@ def typed_rule(name: str, cand: Candidate) -> FieldRule:
     elif share == 1.0 and kind == "money" and (money := money_transforms(cand.values)):
         col = "float"  # "$1,299", "€14,95", "12.99 EUR": the amount, as the number it is
         tr += money
-    elif kind != "year" and lx.family(name) == "year" and _one_year_each(cand.values):
+    elif (kind != "year" or share < 1.0) and lx.family(name) == "year" and _one_year_each(cand.values):
         tr += [Transform(op="regex", pattern=_YEAR_IN)]  # the year asked, inside "NeurIPS 2019" or a date
     if col != "string" and not _reads_all(cand.values, tr[own:]):
         # a number with its unit ("20 mpg", "3.5 L") is a number to the eye, not to the number
@@ -112,7 +199,11 @@ def _one_year_each(values: list[Any]) -> bool:
     filled = [str(v) for v in values if v not in (None, "")]
     if len(filled) < 2 or any(_SPAN.search(v) for v in filled):
         return False  # a season over two years ("2010-11 regular season") is read as shown
-    return all(len(set(re.findall(_YEAR_IN, v))) == 1 for v in filled)
+    # an aside after the value is not its year: "1857 (current tower 1911)" was first lit in 1857
+    # (a year only inside the aside, "Proc. of the 31st Conference (2014)", is the value's year)
+    heads = [re.sub(_ASIDE, "", v).strip() for v in filled]
+    heads = [h if re.search(_YEAR_IN, h) else v for h, v in zip(heads, filled, strict=True)]
+    return all(len(set(re.findall(_YEAR_IN, h))) == 1 for h in heads)
 
 
 _SPAN = re.compile(r"(?:1[5-9]|20)\d{2}\s?[-–/]\s?\d{2}(?![\d/-])")
