@@ -380,6 +380,15 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
         "image, photo, picture, thumbnail, img, cover, poster, logo, bild, foto, imagen, imagem, immagine",
         "img pic thumb",
     ),
+    # a site's member who did something (posted, submitted, uploaded): a person; after the image, so
+    # that a bare "poster" stays a picture
+    (
+        "user",
+        "person",
+        "user, username, user name, member, poster, posted by, submitter, submitted by, uploader, commenter, "
+        "benutzer, nutzer, usuario, utilisateur, utente, usuario",
+        "usr",
+    ),
     # --- classification
     (
         "category",
@@ -855,9 +864,36 @@ def _synonyms(name: str) -> frozenset[str]:
     return frozenset(out)
 
 
+# Words that lead a count ("number of posts", "num replies", "nº de páginas") and the linking words after them.
+_COUNT_LEADS = frozenset("number num no nr nb nbr anzahl numero nombre".split())
+_LINKS = frozenset("of de di des da do du der".split())
+
+
+def _raw_words(name: str) -> list[str]:
+    """The name's words as written (folded, not singularised, stop words kept)."""
+    return [w for w in _NON_WORD.split(fold(_CAMEL.sub(" ", str(name or "")).replace("_", " "))) if w]
+
+
+def _role_family(name: str) -> str | None:
+    """The family the name's grammar says, whatever its words mean: a count word leading a plural
+    ("number of comments", "num replies") asks how many, an integer; a name ending in "by" ("posted by",
+    "last post by") asks who, a person."""
+    raw = _raw_words(name)
+    if len(raw) >= 2 and raw[0] in _COUNT_LEADS:
+        rest = raw[2:] if raw[1] in _LINKS else raw[1:]
+        if rest and singular(rest[-1]) != rest[-1]:
+            return "integer"  # "number of pages"; "numero de telefono" (one thing) stays a number code
+    if len(raw) >= 2 and raw[-1] == "by":
+        return "person"
+    return None
+
+
 @functools.cache
 def family(name: str) -> str | None:
     """The value family a field name implies: ``"price"`` → money, ``"Fecha"`` → date; None when it does not say."""
+    role = _role_family(name)
+    if role is not None:
+        return role
     best: tuple[float, str] | None = None
     own = content(normalise(name)).replace(" ", "_")
     for c, w in concepts_of(name):

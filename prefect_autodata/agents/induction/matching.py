@@ -689,6 +689,17 @@ def assign(
                 used.add(ident)
                 used_rules.add(rkeys[ident])
                 break
+    # A label naming the record's own kind by concept ("role" over job postings: a role is a position,
+    # and a job is one) answers the first title-like field no label matched, repeating values or not.
+    kind_col = next((j for j, c in enumerate(candidates) if free(j) and _labels_entity(c, entity)), None)
+    if kind_col is not None and profs[kind_col].kind not in vt.NUMERIC:
+        for r in requested:
+            if r not in out and (_content(normalise(r)) in IDENTITY or _names_entity(r, entity)):
+                why = f"label {candidates[kind_col].label!r} names the record's own kind ({entity})"
+                out[r] = Match(r, candidates[kind_col], threshold, why, "identity")
+                used.add(kind_col)
+                used_rules.add(rkeys[kind_col])
+                break
     if eliminate:
         out.update(_eliminate(requested, candidates, profs, out, free, header_texts, threshold))
     taken = {_rule_key(m.candidate) for m in out.values()}
@@ -781,6 +792,16 @@ def _entity_keys(entity: str | None) -> set[str]:
     return {k for k in lx.concept_keys(ent) if (lx.concept(k) or lx.NO_CONCEPT).family == "title"}
 
 
+def _labels_entity(cand: Candidate, entity: str | None) -> bool:
+    """True when the candidate's label is a word for the record itself, by concept: its own concept
+    ("Job" of job postings) or one the record's kind is a narrower meaning of ("role", a position)."""
+    ekeys = _entity_keys(entity)
+    if not ekeys or not cand.label:
+        return False
+    lkeys = {c.key for c, w in lx.concepts_of(cand.label) if w >= 0.8}  # not "Job type" by its first word
+    return bool(ekeys & lkeys) or lx.narrower(lkeys, ekeys)
+
+
 def _names_entity(requested: str, entity: str | None) -> bool:
     """True when the field's word is a word for the record itself: the "position" of job postings,
     the "film" of movies. Whatever else the word may mean, the listing shows it as each record's name."""
@@ -831,6 +852,7 @@ def _eliminate(
                 ok = False
             row.append(round(threshold + 0.1 * f + 0.05 * candidates[j].fill, 4) if ok else 0.0)
         matrix.append(row)
+    base = [row[:] for row in matrix]
     # among columns alike in type, the one in the same order as the fields wins the tie
     pos = {
         j: (candidates[j].position if candidates[j].position is not None else k) for k, j in enumerate(cols)
@@ -844,6 +866,8 @@ def _eliminate(
     got: dict[str, Match] = {}
     for a, b in solve(matrix, threshold):
         j = cols[b]
+        if _tied(a, b, cols, base, candidates, profs, expected_type(fields[a])):
+            continue  # a coin toss between equals: leave the field to an honest refusal
         prof = profs[j]
         what = prof.kind + (", repeated" if prof.repeats else "")
         lab = f" {candidates[j].label!r}" if candidates[j].label else ""
@@ -855,6 +879,68 @@ def _eliminate(
             "elimination",
         )
     return got
+
+
+def _tied(
+    a: int,
+    b: int,
+    cols: list[int],
+    base: list[list[float]],
+    candidates: list[Candidate],
+    profs: list[vt.Profile],
+    fam: str | None,
+) -> bool:
+    """True when the column picked for field ``a`` has a rival no evidence tells apart from it: another
+    unlabelled column of the same value kind that fits the field as well (the same fit, so no range,
+    unit or shape says which). Their order on the page is no evidence of which the user means."""
+    j = cols[b]
+    if not candidates[j].opaque() or candidates[j].texts():
+        return False
+    for b2, j2 in enumerate(cols):
+        if (
+            b2 == b
+            or not base[a][b2]
+            or candidates[j2].texts()
+            or candidates[j2].values == candidates[j].values
+        ):
+            continue  # a labelled rival, or the same column read twice, is no tie
+        if (
+            profs[j2].kind == profs[j].kind
+            and abs(base[a][b2] - base[a][b]) < 0.005
+            and _alike(profs[j], profs[j2])
+        ):
+            if not _span_narrower(fam, candidates[j].values, candidates[j2].values):
+                return True  # (a rival of the narrower span makes the pick a guess as well)
+    return False
+
+
+def _alike(p: vt.Profile, q: vt.Profile) -> bool:
+    """Two columns of one kind whose texts are also of one length: a headline of eight words and a
+    summary of forty differ in shape, which is evidence, not a coin toss."""
+    lo, hi = sorted((p.avg_words or 0.0, q.avg_words or 0.0))
+    return hi <= 1.5 * max(lo, 1.0)
+
+
+def _span(values: list[Any]) -> float | None:
+    """How far apart the column's numbers lie (max - min), None when it holds too few numbers."""
+    nums = []
+    for v in values:
+        m = re.search(r"-?\d+(?:\.\d+)?", str(v).replace(",", "")) if v not in (None, "") else None
+        if m:
+            nums.append(float(m.group()))
+    return max(nums) - min(nums) if len(nums) >= 3 else None
+
+
+def _span_narrower(fam: str | None, one: list[Any], other: list[Any]) -> bool:
+    """Range evidence between two columns of years: True when ``one`` is the year and ``other`` not.
+    The records' years lie close together (a season, a decade), so a column spanning ten times the
+    other's range and centuries ("1482 .. 1941") is a count that happens to have four digits."""
+    if fam != "year":
+        return False
+    s1, s2 = _span(one), _span(other)
+    if s1 is None or s2 is None:
+        return False
+    return s2 >= 100 and s2 > 10 * max(s1, 1)
 
 
 def _names_asked(cand: Candidate, asked: set[str]) -> bool:
