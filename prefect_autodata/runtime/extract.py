@@ -74,8 +74,87 @@ def parse_document(kind: str, text: str, url: str, content: bytes | None = None)
             root = lhtml.document_fromstring(text)
         except Exception as exc:
             raise FetchError(f"{url}: cannot parse the body as HTML: {exc}") from exc
-        return Document("html", root, url, text)
+        return Document("html", lay_out_row_spans(root), url, text)
     raise ValueError(f"unknown document kind {kind!r}")
+
+
+SPAN_COPY = "data-spanned"  # marks a cell copied down from a taller cell above it (not a new cell)
+
+
+def _row_span(cell: Any, left: int) -> int:
+    """How many rows ``cell`` covers, its own included, within the ``left`` rows of its row group."""
+    raw = (cell.get("rowspan") or "1").strip()
+    try:
+        n = int(raw)
+    except ValueError:
+        return 1
+    return left if n == 0 else max(1, min(n, left, 65534))
+
+
+def _fill_covered(tr: Any, here: dict[int, tuple[int, Any]], col: int, before: Any) -> int:
+    """Copies of the taller cells that cover ``tr`` from column ``col`` on, put before ``before`` (or at
+    the row's end); the column after them."""
+    import copy
+
+    while col in here:
+        first, tall = here[col]
+        if first == col:
+            dup = copy.deepcopy(tall)
+            dup.attrib.pop("rowspan", None)
+            dup.set(SPAN_COPY, "1")
+            dup.tail = tall.tail
+            if before is None:
+                tr.append(dup)
+            else:
+                before.addprevious(dup)
+        col += 1
+    return col
+
+
+def lay_out_row_spans(root: Any) -> Any:
+    """``root`` with every table laid out as the browser's table model places its cells: a cell with
+    ``rowspan`` is copied into each row it covers, at the slot it covers there (its copies marked
+    ``data-spanned``, its ``rowspan`` removed), so that ``td[3]`` of any row reads that row's third
+    column, as a reader sees it ("2009" over two singles is the second single's year too; unspread, its
+    first chart position would read as its year). Spans stay within their row group
+    (``thead``/``tbody``/``tfoot``), ``rowspan="0"`` runs to the group's end; ``colspan`` is left as
+    it is. A page without ``rowspan`` is returned untouched (the same tree). Parsing for induction and
+    for the runtime both go through here, so one XPath reads the same cell in both."""
+
+    if root is None or not root.xpath("//*[self::td or self::th][@rowspan]"):
+        return root
+    tables = list(root.iter("table"))
+    for table in reversed(tables):  # inner tables first: a copied cell carries its laid-out inner table
+        groups: dict[Any, list[Any]] = {}
+        for tr in table.iter("tr"):
+            if next(tr.iterancestors("table"), None) is table:
+                groups.setdefault(tr.getparent(), []).append(tr)
+        for rows in groups.values():
+            # covered[r][col] = (first column of the tall cell, the cell) for slots a cell above fills
+            covered: list[dict[int, tuple[int, Any]]] = [{} for _ in rows]
+            for r, tr in enumerate(rows):
+                here = covered[r]
+                cells = [c for c in tr if getattr(c, "tag", None) in ("td", "th")]
+                col = 0
+
+                for c in cells:
+                    col = _fill_covered(tr, here, col, c)
+                    try:
+                        width = max(1, min(int(c.get("colspan") or 1), 1000))
+                    except ValueError:
+                        width = 1
+                    down = _row_span(c, len(rows) - r) if c.get("rowspan") is not None else 1
+                    if down > 1:
+                        del c.attrib["rowspan"]
+                    for d in range(1, down):
+                        for k in range(col, col + width):
+                            covered[r + d].setdefault(k, (col, c))
+                    col += width
+                # slots a tall cell covers past this row's last cell: copies in column order
+                for k in sorted(k for k in here if k >= col):
+                    if k >= col:
+                        col = _fill_covered(tr, here, k, None)
+    return root
 
 
 # -- JSONPath -----------------------------------------------------------------------------------------------

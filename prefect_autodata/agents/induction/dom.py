@@ -14,15 +14,22 @@ SKIP_TAGS = {"script", "style", "noscript", "template", "svg", "head"}
 
 
 def parse(text: str | bytes | None) -> Any:
-    """An lxml HTML root, or None for an empty or unparsable body."""
+    """An lxml HTML root, or None for an empty or unparsable body.
+
+    Tables are laid out as the runtime lays them out (a ``rowspan`` cell copied into the rows it
+    covers, :func:`~prefect_autodata.runtime.extract.lay_out_row_spans`), so an XPath induced here
+    reads the same cell when the spec runs."""
     if not text:
         return None
     from lxml import html as lhtml
 
+    from prefect_autodata.runtime.extract import lay_out_row_spans
+
     try:
-        return lhtml.document_fromstring(text)
+        root = lhtml.document_fromstring(text)
     except Exception:  # lxml raises several types on odd bodies; no root means: nothing to induce
         return None
+    return lay_out_row_spans(root)
 
 
 def clean(s: Any) -> str:

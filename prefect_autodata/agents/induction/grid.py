@@ -23,6 +23,7 @@ from typing import Any
 from prefect_autodata.agents.induction import attrs, regions
 from prefect_autodata.agents.induction.dom import abs_path, classes, clean, elements, xq
 from prefect_autodata.agents.induction.matching import Candidate
+from prefect_autodata.runtime.extract import SPAN_COPY
 
 MIN_RECORDS = 4
 MIN_COLUMNS = 2
@@ -100,13 +101,16 @@ def _grid(table: Any, page_url: str) -> regions.ItemRecords | None:
         return None
     data = [c for tr in body for c in _cells(tr) if c.tag == "td"]
     filled = [c for c in data if clean(c.text_content())]
-    records = [c for c in filled if _pieces(c) >= 2]
+    # a copy of a taller cell in a row it covers (dom.parse lays spans out) is that cell, not a new record
+    records = [c for c in filled if _pieces(c) >= 2 and c.get(SPAN_COPY) is None]
     if len(records) < MIN_RECORDS or len(records) < MIN_RECORD_SHARE * len(filled):
         return None
     if len({c.getparent() for c in records}) < 2:
         return None
     path = _locate(table)
     xp = f"({path}/tr/td | {path}/tbody/tr/td)[{_PIECES} >= 2]"
+    if any(c.get(SPAN_COPY) is not None for c in filled):
+        xp += f"[not(@{SPAN_COPY})]"
     if table.getroottree().getroot().xpath(xp) != records:
         return None
     region = regions.Region(parent=table, items=records, records_xpath=xp, score=0.0)

@@ -227,6 +227,9 @@ def tables(root: Any, *, min_rows: int = 2, merge: bool = True) -> list[Table]:
         summary = None if _header_column(body) else _summary_row(body)
         if summary is not None:
             body = [tr for tr in body if tr is not summary]
+        note = _note_row(body)
+        if note is not None:
+            body = [tr for tr in body if tr is not note]
         if len(body) < min_rows and not _header_column(body):
             continue
         locate = _locator(table, head, all_tables)
@@ -274,6 +277,8 @@ def tables(root: Any, *, min_rows: int = 2, merge: bool = True) -> list[Table]:
             rows_xp += f"[not(*[{k + 1}][normalize-space()={xq(lab)}])]"
         if summary is not None:
             rows_xp += _exclude(summary, body)
+        if note is not None:
+            rows_xp += "[not(count(*) = 1 and *[@colspan > 1])]"
         out.append(
             Table(
                 records_xpath=rows_xp,
@@ -425,6 +430,20 @@ def _summary_row(body: list[Any]) -> Any | None:
     if bold and all(_bold_cell(c) for c in bold) and others_bold <= 0.2 * others_cells and emptied:
         return last
     return None
+
+
+def _note_row(body: list[Any]) -> Any | None:
+    """The last row when it is one cell across the table's width under rows of several cells: a note
+    on the table ("'—' denotes a recording that did not chart"), not one more record. Only the last:
+    a full-width row between records heads the records after it."""
+    if len(body) < 3:
+        return None
+    cells = _cells(body[-1])
+    widths = sorted(len(_expand(tr)) for tr in body[:-1])
+    common = widths[len(widths) // 2]
+    if len(cells) != 1 or common < 2 or _span(cells[0]) < common:
+        return None
+    return body[-1]
 
 
 def _exclude(row: Any, body: list[Any]) -> str:
