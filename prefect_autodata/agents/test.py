@@ -65,6 +65,24 @@ class DevelopResult(BaseModel):
     stop_reason: StopReason
 
 
+class _FetchOnce:
+    """A fetcher that answers each URL once (the response, or the same error, again after that)."""
+
+    def __init__(self, fetcher: Any) -> None:
+        self._fetcher, self._got = fetcher, {}
+
+    def get(self, url: str) -> Any:
+        if url not in self._got:
+            try:
+                self._got[url] = (self._fetcher.get(url), None)
+            except Exception as exc:  # the callers treat an unreachable page as no page
+                self._got[url] = (None, exc)
+        resp, exc = self._got[url]
+        if exc is not None:
+            raise exc
+        return resp
+
+
 def test_spec(
     spec: CollectorSpec,
     plan: ParsedInstruction | None = None,
@@ -102,6 +120,8 @@ def test_spec(
                         message=f"requested field {f!r} is produced by no rule of the spec",
                     )
                 )
+    # The findings, the stated total and the derived specs all read the listing's first page: once.
+    fetcher = _FetchOnce(fetcher) if fetcher is not None else None
     found = field_findings(spec, rep, requested_names(plan), fetcher=fetcher)
     issues += found
     # A field filled in most sample rows has a working rule: its gaps are the source's (a statistic
