@@ -139,7 +139,7 @@ def run_site(site: WildSite, base_url: str, root: Path) -> WildResult:
     import duckdb
 
     from prefect_autodata.flows.collect import collect
-    from prefect_autodata.sandbox.scorer import score
+    from prefect_autodata.sandbox.scorer import score, spec_units
     from prefect_autodata.workspace import Workspace
 
     r = WildResult(site=site.name, expected_rows=len(site.truth))
@@ -169,9 +169,12 @@ def run_site(site: WildSite, base_url: str, root: Path) -> WildResult:
             df = df.rename(columns=lambda c: spaced.get(str(c).replace("_", " ").lower(), c))
             r.columns = [str(c) for c in df.columns if not str(c).startswith("_autodata")]
             r.head = df[r.columns].head(5).to_string()
-            strict = score(df, site.truth, fields=site.fields)
+            units = {spaced.get(c.replace("_", " ").lower(), c): u for c, u in spec_units(res.spec).items()}
+            strict = score(df, site.truth, fields=site.fields, units=units)
             r.strict_f1 = round(strict.f1, 4)
-            s = score(df.rename(columns=name_lenient(r.columns, site.fields)), site.truth, fields=site.fields)
+            lenient = name_lenient(r.columns, site.fields)
+            named = {lenient.get(c, c): u for c, u in units.items()}
+            s = score(df.rename(columns=lenient), site.truth, fields=site.fields, units=named)
             r.f1 = round(s.f1, 4)
             r.per_field = {f: round(a.f1, 4) for f, a in s.per_attribute.items()}
         else:

@@ -357,7 +357,7 @@ def run_zoo_bench(
     A task that cannot be drawn, collected or scored scores 0 with its error; the run goes on.
     """
     from prefect_autodata.flows.collect import collect
-    from prefect_autodata.sandbox.scorer import score
+    from prefect_autodata.sandbox.scorer import score, spec_units
     from prefect_autodata.sandbox.server import sandbox_secrets
     from prefect_autodata.sandbox.zoo.catalog import draw_task
     from prefect_autodata.sandbox.zoo.server import ZooServer
@@ -422,7 +422,12 @@ def run_zoo_bench(
                     res.error,
                 )
                 if res.table and res.status in ("succeeded", "failed_checks") and res.rows:
-                    s = score(_table(res.db, res.table), task.truth, fields=task.scored_fields)
+                    s = score(
+                        _table(res.db, res.table),
+                        task.truth,
+                        fields=task.scored_fields,
+                        units=spec_units(res.spec),
+                    )
                     ts.f1, ts.precision, ts.recall = round(s.f1, 4), round(s.precision, 4), round(s.recall, 4)
                     ts.row_precision, ts.row_recall = round(s.row_precision, 4), round(s.row_recall, 4)
             except Exception as exc:  # one task's failure scores 0 with its error

@@ -27,7 +27,7 @@ def main() -> None:
     args = ap.parse_args()
 
     from prefect_autodata.flows.collect import collect
-    from prefect_autodata.sandbox.scorer import score
+    from prefect_autodata.sandbox.scorer import score, spec_units
     from prefect_autodata.sandbox.server import sandbox_secrets
     from prefect_autodata.sandbox.zoo.catalog import draw_task
     from prefect_autodata.sandbox.zoo.server import ZooServer
@@ -75,7 +75,7 @@ def main() -> None:
             con = duckdb.connect(res.db, read_only=True)
             df = con.execute(f'SELECT * FROM "{res.table}"').df()
             print("\n=== landed (first rows)\n" + df.head(4).to_string())
-            s = score(df, t.truth, fields=t.scored_fields)
+            s = score(df, t.truth, fields=t.scored_fields, units=spec_units(res.spec))
             print(f"\n=== score F1 {s.f1:.3f} row R {s.row_recall:.3f} missing {s.missing_fields}")
             for f, a in s.per_attribute.items():
                 print(f"  {f}: F1 {a.f1:.3f} (tp {a.true_positives}, pred {a.predicted}, exp {a.expected})")

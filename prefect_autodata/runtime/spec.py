@@ -201,6 +201,11 @@ class FieldRule(Selector):
         "non-null value and warns: a vanished source field must not erase good data).",
     )
     transforms: list[Transform] = Field(default_factory=list)
+    unit: str | None = Field(
+        None,
+        description="The unit the column's numbers are in, as the page writes it ('mpg', 'm', '$'): the "
+        "value is read as its number and the unit is kept here (a value in another unit reads null).",
+    )
 
     @field_validator("name")
     @classmethod
@@ -410,6 +415,7 @@ class ColumnSpec(_Model):
     name: str
     type: ColumnType = "string"
     description: str | None = None
+    unit: str | None = Field(None, description="The unit of the column's numbers; default: its fields' unit.")
 
 
 class CollectorSpec(_Model):
@@ -530,10 +536,16 @@ class CollectorSpec(_Model):
                 continue
             for f in [*s.fields, *(s.detail.fields if s.detail else [])]:
                 if not f.internal:
-                    out.setdefault(f.name, ColumnSpec(name=f.name, type=f.type))
+                    col = out.setdefault(f.name, ColumnSpec(name=f.name, type=f.type, unit=f.unit))
+                    if col.unit is None and f.unit is not None:
+                        out[f.name] = col.model_copy(update={"unit": f.unit})
             if s.verify_media:
                 out.setdefault(MEDIA_COLUMN, ColumnSpec(name=MEDIA_COLUMN, type="json"))
         return list(out.values())
+
+    def units(self) -> dict[str, str]:
+        """The unit of each output column whose numbers have one (``{"fuel_economy": "mpg"}``)."""
+        return {c.name: c.unit for c in self.output_columns() if c.unit}
 
     @property
     def version(self) -> str:

@@ -11,6 +11,9 @@ P/R/F1 per attribute, then averaged):
    sandbox URLs ``http://127.0.0.1:PORT/<host>/<path>`` (any loopback host, any port) →
    ``https://<host>/<path>``; author lists (a column named AUTHORS) → "First Last, First Last".
    None, NaN and "" are *missing*: they are not units, neither in the truth nor in the prediction.
+   A number with its unit and the bare number are one fact when the unit is the same ("20 mpg" ==
+   20 in a column whose unit is "mpg"), in both directions (``_same_units``): the product lands the
+   number and records the unit in its spec (``FieldRule.unit``), a truth may keep the text as shown.
 3. Per attribute, truth and prediction are multisets of normalised non-missing values; true positives
    are the multiset intersection. P = TP / |pred|, R = TP / |truth|, F1 their harmonic mean.
    Both empty → 1.0 (nothing to find, nothing invented); one side empty → 0 on that side.
@@ -288,8 +291,79 @@ def _column(df: pd.DataFrame, name: str) -> str | None:
     return None
 
 
-def score(predicted: pd.DataFrame, truth: pd.DataFrame, fields: list[str] | None = None) -> Score:
-    """Score a collected dataset against the ground truth (pure; neither frame is modified)."""
+# A normalised value that is one number with its unit ("20 mpg", "1,234 ft", "3.5 L", "12 comments").
+_WITH_UNIT = re.compile(
+    r"^([+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)\s?([^\W\d_][^\W\d_/.]{0,7}(?:/[^\W\d_]{1,4})?[²³]?\.?)$"
+)
+
+
+def unit_key(unit: str) -> str:
+    """One unit however it is written: ``"MPG"`` = ``"mpg"``, ``"mins"`` = ``"min"``, ``"in."`` = ``"in"``."""
+    u = unicodedata.normalize("NFC", unit).casefold().rstrip(".")
+    if len(u) >= 5 and u.endswith("ies"):
+        return u[:-3] + "y"  # "replies" = "reply"
+    return u[:-1] if len(u) >= 3 and u.endswith("s") and not u.endswith("ss") else u
+
+
+def _column_unit(values: list[str]) -> str | None:
+    """The unit most (60%) of a column's values are written with (``"20 mpg"``...), else None."""
+    filled = [v for v in values if v != _MISSING]
+    units = Counter(unit_key(m[2]) for v in filled if (m := _WITH_UNIT.match(v)))
+    if not units:
+        return None
+    ((unit, n),) = units.most_common(1)
+    return unit if n >= 0.6 * len(filled) else None
+
+
+def _strip_unit(values: list[str], unit: str) -> list[str]:
+    """``values`` with every "number unit" in ``unit`` written as the bare number; other values as they are."""
+    out = []
+    for v in values:
+        m = _WITH_UNIT.match(v) if v != _MISSING else None
+        out.append(_norm_number(Decimal(m[1].replace(",", ""))) if m and unit_key(m[2]) == unit else v)
+    return out
+
+
+def _same_units(truth: list[str], pred: list[str], pred_unit: str | None) -> tuple[list[str], list[str]]:
+    """A number with its unit and the bare number are one fact when the unit is the same, in either
+    direction: a truth "20 mpg" and a collected 20 whose column's unit is "mpg" (or unknown), a truth 20
+    and a collected "20 mpg". The unit of a side is the one its values are written with, else the
+    collector's declared unit (``pred_unit``); a side with neither takes the other's. Two known units
+    that differ leave both sides as they are (a collected 20 in km/l is not "20 mpg")."""
+    t_unit = _column_unit(truth)
+    p_unit = _column_unit(pred) or (unit_key(pred_unit) if pred_unit else None)
+    if t_unit is None and p_unit is None:
+        return truth, pred
+    if t_unit is not None and p_unit is not None and t_unit != p_unit:
+        return truth, pred
+    unit = t_unit or p_unit
+    assert unit is not None
+    return _strip_unit(truth, unit), _strip_unit(pred, unit)
+
+
+def spec_units(spec_path: str | None) -> dict[str, str]:
+    """The units a saved CollectorSpec records for its columns (``{}`` without a spec), for ``score``."""
+    from pathlib import Path
+
+    from prefect_autodata.runtime.spec import CollectorSpec
+
+    if not spec_path or not Path(spec_path).is_file():
+        return {}
+    return CollectorSpec.from_yaml(Path(spec_path).read_text(encoding="utf-8"), origin=spec_path).units()
+
+
+def score(
+    predicted: pd.DataFrame,
+    truth: pd.DataFrame,
+    fields: list[str] | None = None,
+    *,
+    units: dict[str, str] | None = None,
+) -> Score:
+    """Score a collected dataset against the ground truth (pure; neither frame is modified).
+
+    ``units``: the unit of a collected column's numbers (``CollectorSpec.units()``, matched to the
+    fields case-insensitively); a truth written "20 mpg" and a collected 20 in "mpg" are equal."""
+    declared = {k.strip().lower(): v for k, v in (units or {}).items()}
     fields = list(truth.columns) if fields is None else list(fields)
     if not fields:
         raise ValueError("score() needs at least one field to compare")
@@ -308,6 +382,9 @@ def score(predicted: pd.DataFrame, truth: pd.DataFrame, fields: list[str] | None
             pred_cols[f] = [_MISSING] * len(predicted)
         else:
             pred_cols[f] = _normalise_column(predicted[pcol], f)
+            true_cols[f], pred_cols[f] = _same_units(
+                true_cols[f], pred_cols[f], declared.get(f.strip().lower())
+            )
         t = Counter(v for v in true_cols[f] if v != _MISSING)
         p = Counter(v for v in pred_cols[f] if v != _MISSING)
         tp = sum((t & p).values())

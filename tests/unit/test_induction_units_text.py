@@ -10,11 +10,15 @@ from prefect_autodata.agents.induction.rules import typed_rule
 from prefect_autodata.runtime.extract import apply_transforms, extract_page, parse_document
 
 
-def test_values_with_a_unit_stay_text_and_bare_numbers_are_typed():
+def test_values_with_a_unit_read_their_number_and_bare_numbers_are_typed():
     unit = typed_rule(
         "mileage", Candidate(label="Mileage", values=["31 mpg", "27.5 mpg"], rule={"xpath": "./td"})
     )
-    assert unit.type == "float" and any("mpg" in (t.pattern or "") for t in unit.transforms)
+    assert (
+        unit.type == "float"
+        and unit.unit == "mpg"
+        and any("mpg" in (t.pattern or "") for t in unit.transforms)
+    )
     assert [apply_transforms(v, unit.transforms) for v in ["31 mpg", "27.5 mpg", "40 km/l"]] == [
         31,
         27.5,

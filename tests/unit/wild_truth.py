@@ -66,6 +66,11 @@ def _number_patterns(v: float) -> list[re.Pattern[str]]:
     return [re.compile(rf"(?<![\d.,]){re.escape(f)}(?![\d]|[.,]\d)") for f in forms]
 
 
+_WITH_UNIT = re.compile(
+    r"([+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)\s?([^\W\d_][^\W\d_/.]{0,7}(?:/[^\W\d_]{1,4})?\.?)"
+)
+
+
 def appears(value: object, haystacks: list[str]) -> bool:
     """Whether one of the usual renderings of ``value`` is in one of the page texts."""
     if isinstance(value, bool):
@@ -74,6 +79,11 @@ def appears(value: object, haystacks: list[str]) -> bool:
         pats = _number_patterns(value)
         return any(p.search(h) for p in pats for h in haystacks)
     s = str(value)
+    if m := _WITH_UNIT.fullmatch(_WS.sub(" ", s).strip()):
+        # a number with its unit ("20 mpg") is also on a page that writes it "20mpg", "20 MPG", "20.0 mpg"
+        unit = rf"\s?(?i:{re.escape(m[2])})(?![^\W\d_])"
+        pats = [re.compile(p.pattern + unit) for p in _number_patterns(float(m[1].replace(",", "")))]
+        return any(p.search(h) for p in pats for h in haystacks)
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", s):
         forms = _date_forms(dt.date.fromisoformat(s))
         return any(f in h for f in forms for h in haystacks)

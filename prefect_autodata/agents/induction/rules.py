@@ -70,16 +70,28 @@ _CONVERSION = re.compile(rf"\(\s?(?:{_AMOUNT})\s?[^\W\d_][^\W\d_/.]{{0,7}}(?:/[^
 # A mark before a number naming it ("#412", "No. 7", "Nº 3", "№ 3", "Nr. 12"): the number is the id.
 _MARKED = re.compile(r"^(?P<m>#|№|(?:No|Nr|N[º°o]|n[º°])\.?)\s?(?P<n>\d+)$")
 # Families of fields asking a number a page may show with its unit: the number is read and the unit
-# is written into the rule's pattern (a row in another unit reads null, never a silent conversion).
-_MEASURE_FAMILIES = frozenset({"height", "length", "weight", "number", "integer"})
+# is recorded (``FieldRule.unit``) and written into the rule's pattern (a row in another unit reads
+# null, never a silent conversion). A name saying nothing (None) reads it when every value shows the
+# unit; names asking words (a title, a person, a place, a text) read values as shown.
+_MEASURE_FAMILIES = frozenset({"height", "length", "weight", "number", "integer", "rating", "category"})
 _ID_FAMILIES = frozenset({"code", "integer", "number", None})
 
 
-def measure_transforms(name: str, values: list[Any]) -> list[Transform] | None:
+def _unit_key(unit: str) -> str:
+    """One unit however a column writes it: ``"MPG"`` = ``"mpg"``, ``"mins"`` = ``"min"``,
+    ``"Comments"`` = ``"comment"``, ``"in."`` = ``"in"``."""
+    u = unit.casefold().rstrip(".")
+    if len(u) >= 5 and u.endswith("ies"):
+        return u[:-3] + "y"  # "replies" = "reply"
+    return u[:-1] if len(u) >= 3 and u.endswith("s") and not u.endswith("ss") else u
+
+
+def measure_transforms(name: str, values: list[Any]) -> tuple[list[Transform], str | None] | None:
     """Transforms reading the number of values shown with one unit and/or an aside (``"18 m (59 ft)"``
-    → 18.0) for a field asking a measure, or None when the values are not all of that shape, show more
-    than one unit, or are plain numbers (read by the number transforms). The regex keeps the unit
-    (``^(\\d...)\\s?m\\b``), so the spec says which unit its column holds."""
+    → 18.0, ``"20 mpg"`` → 20.0) for a field asking a measure, and the unit as the page writes it; None
+    when the values are not all of that shape, show more than one unit, or are plain numbers (read by
+    the number transforms). The regex keeps the unit (``^(\\d...)\\s?m\\b``), so a row in another unit
+    reads null, and the unit goes to the rule's ``unit``: the column holds numbers in that unit."""
     fam = lx.family(name)
     if fam not in _MEASURE_FAMILIES and fam is not None:
         return None
@@ -87,15 +99,37 @@ def measure_transforms(name: str, values: list[Any]) -> list[Transform] | None:
     ms = [_MEASURE.match(v) for v in filled]
     if len(filled) < 2 or not all(ms):
         return None
-    if fam is None and not all(m.group("u") and _CONVERSION.fullmatch(m.group("a").strip()) for m in ms):
-        return None  # a name saying no measure: only a unit with its conversion ("17 nmi (31 km)") says one
-    units = {m.group("u") or "" for m in ms}
+    if fam is None and not all(
+        m.group("u") and (not m.group("a").strip() or _CONVERSION.fullmatch(m.group("a").strip())) for m in ms
+    ):
+        return None  # a name saying no measure: every value shows its unit ("17 nmi", "17 nmi (31 km)")
+    units = {_unit_key(m.group("u") or "") for m in ms}
     if len(units) != 1 or not any(m.group("u") or m.group("a") for m in ms):
         return None  # two units in one column, or plain numbers
-    (unit,) = units
-    tail = rf"\s?{re.escape(unit)}(?![^\W\d_])" if unit else r"(?![\d.,])"
+    shown = sorted({m.group("u") for m in ms if m.group("u")}, key=len, reverse=True)
+    if shown:
+        forms = "|".join(re.escape(u) for u in shown)
+        tail = rf"\s?(?i:{forms})(?![^\W\d_])"
+        unit = max(shown, key=[m.group("u") for m in ms].count).rstrip(".") or None
+    else:
+        tail, unit = r"(?![\d.,])", None
     grab = Transform(op="regex", pattern=rf"^\s*({_AMOUNT}){tail}", group=1)
-    return [grab, *_number_steps([m.group("n") for m in ms])]
+    return [grab, *_number_steps([m.group("n") for m in ms])], unit
+
+
+# A currency as a column writes it: a sign with its country letters ("US$", "C$", "€") or a code.
+_CURRENCY_MARK = re.compile(rf"(?:[A-Z]{{1,3}})?[{_CUR}]|\b(?:{_CODES})\b", re.I)
+
+
+def money_unit(values: list[Any]) -> str | None:
+    """The one currency every amount of a column shows (``"$"``, ``"EUR"``), else None."""
+    marks = set()
+    for v in values:
+        if v is None or not str(v).strip():
+            continue
+        m = _CURRENCY_MARK.search(str(v))
+        marks.add(m.group(0).upper() if m else None)
+    return next(iter(marks)) if len(marks) == 1 and None not in marks else None
 
 
 def marked_transforms(name: str, values: list[Any]) -> list[Transform] | None:
@@ -143,6 +177,7 @@ def typed_rule(name: str, cand: Candidate) -> FieldRule:
     own = len(tr)
     kind, share = dominant_type(cand.values)
     col = "string"
+    unit = None
     # "4.170" reads as a grouped integer, but the integer transform refuses a dot: a number then
     # ("1.234.567", dots grouping thousands, stays text: neither transform reads it)
     dotted = any("." in str(v) for v in cand.values if v is not None)
@@ -153,7 +188,8 @@ def typed_rule(name: str, cand: Candidate) -> FieldRule:
         tr += minutes[0]
     elif measure := measure_transforms(name, cand.values):
         col = "float"  # "18 m (59 ft)" for a height: 18, the unit kept in the rule's pattern
-        tr += measure
+        tr += measure[0]
+        unit = measure[1]
     elif marked := marked_transforms(name, cand.values):
         col = "integer"  # "#412" for a ticket number: 412
         tr += marked
@@ -166,13 +202,14 @@ def typed_rule(name: str, cand: Candidate) -> FieldRule:
     elif share == 1.0 and kind == "money" and (money := money_transforms(cand.values)):
         col = "float"  # "$1,299", "€14,95", "12.99 EUR": the amount, as the number it is
         tr += money
+        unit = money_unit(cand.values)
     elif (kind != "year" or share < 1.0) and lx.family(name) == "year" and _one_year_each(cand.values):
         tr += [Transform(op="regex", pattern=_YEAR_IN)]  # the year asked, inside "NeurIPS 2019" or a date
     if col != "string" and not _reads_all(cand.values, tr[own:]):
         # a number with its unit ("20 mpg", "3.5 L") is a number to the eye, not to the number
         # transform: typed, every row would be refused at run time; the value is kept as shown
-        col, tr = "string", tr[:own]
-    return FieldRule(name=name, type=col, transforms=tr, **rule)
+        col, tr, unit = "string", tr[:own], None
+    return FieldRule(name=name, type=col, transforms=tr, unit=unit, **rule)
 
 
 def _reads_all(values: list[Any], transforms: list[Transform]) -> bool:
