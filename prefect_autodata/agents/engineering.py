@@ -1111,11 +1111,10 @@ def _retarget_entities(
             body = _read(reader, page.cache_id) if page.kind == "html" else None
             if not body or not any(n.lower() in body.lower() for n in names if n not in wanted):
                 continue
-            from lxml import html as lhtml
+            from prefect_autodata.agents.induction.dom import parse
 
-            try:
-                root = lhtml.document_fromstring(body)
-            except Exception:  # an unparsable page has no links to offer
+            root = parse(body)
+            if root is None:  # an unparsable page has no links to offer
                 continue
             root.make_links_absolute(page.final_url or page.url)
             for a in root.iter("a"):

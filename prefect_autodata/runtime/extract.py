@@ -63,19 +63,28 @@ def parse_document(kind: str, text: str, url: str, content: bytes | None = None)
         ]
         return Document("csv", rows, url, text)
     if kind in ("html", "browser", "crawl"):
-        from lxml import html as lhtml
-
         stripped = (text or "").lstrip()
         if not stripped:
             raise FetchError(f"{url}: empty body where an HTML page was expected")
         if stripped[:1] in "{[" and kind != "browser":
             raise FetchError(f"{url}: expected an HTML page, got a JSON body")
         try:
-            root = lhtml.document_fromstring(text)
+            root = html_root(text)
         except Exception as exc:
             raise FetchError(f"{url}: cannot parse the body as HTML: {exc}") from exc
-        return Document("html", lay_out_row_spans(root), url, text)
+        return Document("html", root, url, text)
     raise ValueError(f"unknown document kind {kind!r}")
+
+
+def html_root(text: str | bytes) -> Any:
+    """The one HTML parse of the product: lxml's document tree with its tables laid out as the browser's
+    table model (:func:`lay_out_row_spans`). The runtime (:func:`parse_document`) and every inducer
+    (``agents/induction/dom.parse``, which all record, table and link readers of the agents call) read a
+    page through here, so an XPath induced on a page reads the same cell when the spec runs. Raises what
+    lxml raises on a body it cannot parse."""
+    from lxml import html as lhtml
+
+    return lay_out_row_spans(lhtml.document_fromstring(text))
 
 
 SPAN_COPY = "data-spanned"  # marks a cell copied down from a taller cell above it (not a new cell)

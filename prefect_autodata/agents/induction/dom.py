@@ -16,20 +16,19 @@ SKIP_TAGS = {"script", "style", "noscript", "template", "svg", "head"}
 def parse(text: str | bytes | None) -> Any:
     """An lxml HTML root, or None for an empty or unparsable body.
 
-    Tables are laid out as the runtime lays them out (a ``rowspan`` cell copied into the rows it
-    covers, :func:`~prefect_autodata.runtime.extract.lay_out_row_spans`), so an XPath induced here
-    reads the same cell when the spec runs."""
+    The runtime's own parse (:func:`~prefect_autodata.runtime.extract.html_root`): tables are laid out
+    as the browser's table model (a ``rowspan`` cell copied into the rows it covers), so an XPath
+    induced here reads the same cell when the spec runs. Every reader of a page's records in the
+    agents (the generic inducers, the legacy listing and table inducers, the engineering agent) parses
+    through here; none lays tables out on its own."""
     if not text:
         return None
-    from lxml import html as lhtml
-
-    from prefect_autodata.runtime.extract import lay_out_row_spans
+    from prefect_autodata.runtime.extract import html_root
 
     try:
-        root = lhtml.document_fromstring(text)
+        return html_root(text)
     except Exception:  # lxml raises several types on odd bodies; no root means: nothing to induce
         return None
-    return lay_out_row_spans(root)
 
 
 def clean(s: Any) -> str:

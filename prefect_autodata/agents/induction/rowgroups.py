@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from prefect_autodata.agents.induction import attrs, regions
-from prefect_autodata.agents.induction.dom import abs_path, clean, elements
+from prefect_autodata.agents.induction.dom import abs_path, clean, elements, parse
 from prefect_autodata.agents.induction.matching import Candidate
 
 MIN_REPEATS = 3
@@ -162,7 +162,7 @@ def _wrapped(groups: list[list[Any]]) -> tuple[Any, list[Any]]:
     """A copy of the groups, each group's rows inside one ``<tbody>`` of a table of their own."""
     from lxml import html as lhtml
 
-    doc = lhtml.document_fromstring("<html><body><table></table></body></html>")
+    doc = parse("<html><body><table></table></body></html>")
     table = doc.find(".//table")
     out = []
     for g in groups:

@@ -87,58 +87,11 @@ def _expand(tr: Any) -> list[str]:
     return out
 
 
-def _rowspan(c: Any) -> int:
-    try:
-        return max(1, min(int(c.get("rowspan") or 1), 50))
-    except ValueError:
-        return 1
-
-
 def _header_grid(head: list[Any]) -> list[list[str]]:
-    """The header rows as a grid of texts, as the page lays them out: a cell spread over its ``colspan``
-    and down its ``rowspan``, the cells of a lower row taking the slots a taller cell leaves free
-    ("Title" and "Year" over two rows beside "Peak chart positions" over NOR, SWE, UK)."""
-    grid: list[list[str]] = []
-    taken: dict[tuple[int, int], str] = {}
-    for r, tr in enumerate(head):
-        row: list[str] = []
-        col = 0
-        for c in _cells(tr):
-            while (r, col) in taken:
-                row.append(taken[(r, col)])
-                col += 1
-            text, down = cell_text(c), _rowspan(c)
-            for _ in range(_span(c)):
-                row.append(text)
-                for d in range(1, min(down, len(head) - r)):
-                    taken[(r + d, col)] = text
-                col += 1
-        while (r, col) in taken:
-            row.append(taken[(r, col)])
-            col += 1
-        grid.append(row)
-    return grid
-
-
-def _shifted_columns(body: list[Any], width: int) -> set[int]:
-    """The columns a body ``rowspan`` shifts: in the rows a taller cell covers, the cells to its right
-    sit one place to the left of their column ("2009" over two singles: the second single's first chart
-    position is read as its year). A taller cell in the last column only leaves those rows without it."""
-    out: set[int] = set()
-    taken: set[tuple[int, int]] = set()
-    for r, tr in enumerate(body):
-        col = 0
-        for c in _cells(tr):
-            while (r, col) in taken:
-                col += 1
-            down, first = _rowspan(c), col
-            for _ in range(_span(c)):
-                for d in range(1, min(down, len(body) - r)):
-                    taken.add((r + d, col))
-                col += 1
-            if down > 1 and r + 1 < len(body) and col < width:
-                out.update(range(first, width))
-    return out
+    """The header rows as a grid of texts, as the page lays them out: a cell spread over its ``colspan``;
+    a cell over two header rows names its column in both ("Title" and "Year" over two rows beside "Peak
+    chart positions" over NOR, SWE, UK), for the one parse (``dom.parse``) copied it into the lower row."""
+    return [_expand(tr) for tr in head]
 
 
 def _own_rows(table: Any) -> list[Any]:
@@ -264,11 +217,6 @@ def tables(root: Any, *, min_rows: int = 2, merge: bool = True) -> list[Table]:
                 a = c.find(".//a[@href]") if c is not None else None
                 links.setdefault(i, []).append(a.get("href") if a is not None else None)
         links = {i: v for i, v in links.items() if sum(1 for x in v if x) >= max(1, len(body) // 2)}
-        for i in _shifted_columns(body, width):
-            # read by position, a row under a taller cell to its left gives this column its neighbour's
-            # value: no value beats a wrong one
-            columns[i] = [""] * len(body)
-            links.pop(i, None)
         rows_xp = f"({locate}/tr | {locate}/tbody/tr)[td]"
         if blank:
             rows_xp += "[normalize-space()]"
@@ -684,7 +632,7 @@ def with_parts(t: Table, cands: list[Any]) -> list[Any]:
     drop: set[int] = set()
     for i, whole in enumerate(cands[: len(t.labels)]):
         if not any(t.columns[i]):
-            continue  # no values (a column a body rowspan shifts): no pieces either
+            continue  # no values: no pieces either
         parts = _line_parts(t, i) or _text_parts(t, i)
         blocks = [] if parts else _block_parts(t, i)
         parts = parts or blocks

@@ -594,12 +594,12 @@ class TableCandidate:
 
 
 def html_tables(html_text: str, *, min_rows: int = 2, max_rows: int = 50) -> list[TableCandidate]:
-    """Tables with a header row and at least ``min_rows`` data rows, largest first."""
-    from lxml import html as lhtml
+    """Tables with a header row and at least ``min_rows`` data rows, largest first (the page read by the
+    one parse, ``dom.parse``: a ``rowspan`` cell is in every row it covers, so ``td[k]`` is column k)."""
+    from prefect_autodata.agents.induction.dom import parse
 
-    try:
-        root = lhtml.document_fromstring(html_text)
-    except Exception:  # an unparsable page simply has no tables
+    root = parse(html_text)
+    if root is None:  # an unparsable page simply has no tables
         return []
     out: list[TableCandidate] = []
     for n, table in enumerate(root.iter("table"), start=1):
@@ -646,11 +646,10 @@ def html_tables(html_text: str, *, min_rows: int = 2, max_rows: int = 50) -> lis
 
 def next_link_selector(html_text: str) -> str | None:
     """A CSS selector for the page's 'next page' link, when it has one."""
-    from lxml import html as lhtml
+    from prefect_autodata.agents.induction.dom import parse
 
-    try:
-        root = lhtml.document_fromstring(html_text)
-    except Exception:
+    root = parse(html_text)
+    if root is None:
         return None
     for a in root.iter("a"):
         text = " ".join(a.text_content().split()).lower()

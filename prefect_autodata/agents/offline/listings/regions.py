@@ -16,8 +16,6 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import urljoin
 
-from lxml import html as lhtml
-
 from prefect_autodata.agents.kinds.paper import CONFERENCES
 from prefect_autodata.agents.request import Request as ParsedInstruction
 
@@ -122,12 +120,12 @@ def _get(fetcher: Any, url: str) -> str | None:
 
 
 def _parse(text: str | None) -> Any:
+    """The page through the one parse (``dom.parse``: tables laid out as the runtime reads them)."""
     if not text or text.lstrip()[:1] in "{[":
         return None
-    try:
-        return lhtml.document_fromstring(text)
-    except Exception:  # not HTML after all
-        return None
+    from prefect_autodata.agents.induction.dom import parse
+
+    return parse(text)
 
 
 @dataclass
