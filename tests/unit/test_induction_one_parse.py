@@ -1,6 +1,8 @@
 """Every reader of a page's records parses it through one function (``runtime.extract.html_root``, via
 ``induction.dom.parse``), so the legacy table inducer, the legacy listing regions and the generic inducers
-see the same table model the runtime reads: a ``rowspan`` cell in every row it covers."""
+see the same table model the runtime reads: a ``rowspan`` cell in every row it covers. And a table whose
+rows lead with their own header cell (``<th scope="row">``) that the header row labels too is read cell by
+cell, not ``td`` by ``td`` (every label named its right neighbour's values)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,15 @@ SPANNED = (
     "<tr><td>Blue Lake</td><td rowspan='2'>2009</td><td>4</td></tr>"
     "<tr><td>Night Ferry</td><td>11</td></tr>"
     "<tr><td>Cold Harbour</td><td>2011</td><td>2</td></tr>"
+    "</tbody></table></body></html>"
+)
+
+LED = (
+    "<html><body><table id='per_game'><thead><tr><th>Season</th><th>Age</th><th>Tm</th><th>PTS</th></tr>"
+    "</thead><tbody>"
+    "<tr><th scope='row'><a href='/s/2005'>2004-05</a></th><td>20</td><td>MIL</td><td>5.5</td></tr>"
+    "<tr><th scope='row'><a href='/s/2006'>2005-06</a></th><td>21</td><td>MIL</td><td>10.5</td></tr>"
+    "<tr><th scope='row'><a href='/s/2007'>2006-07</a></th><td>22</td><td>DEN</td><td>16.3</td></tr>"
     "</tbody></table></body></html>"
 )
 
@@ -42,3 +53,25 @@ def test_the_legacy_listing_parse_and_the_inducers_parse_lay_out_the_same_table(
         == rows_b
         == [["Blue Lake", "2009", "4"], ["Night Ferry", "2009", "11"], ["Cold Harbour", "2011", "2"]]
     )
+
+
+def test_rows_led_by_their_own_header_cell_are_read_under_their_labels():
+    (tc,) = html_tables(LED)
+    assert tc.labels == {0: "Season", 1: "Age", 2: "Tm", 3: "PTS"}
+    assert [r[0] for r in tc.rows] == ["2004-05", "2005-06", "2006-07"]
+    assert [r[1] for r in tc.rows] == ["20", "21", "22"] and [r[3] for r in tc.rows] == [
+        "5.5",
+        "10.5",
+        "16.3",
+    ]
+    assert tc.links[0] == ["/s/2005", "/s/2006", "/s/2007"]
+    assert _read(LED, tc.records_xpath, tc.field_xpath(0)) == ["2004-05", "2005-06", "2006-07"]
+    assert _read(LED, tc.records_xpath, tc.field_xpath(3)) == ["5.5", "10.5", "16.3"]
+
+
+def test_a_header_labelling_only_the_data_cells_keeps_reading_them_by_td():
+    # the row's own header cell has no label above it (no corner cell): the labels name the td's
+    html = LED.replace("<th>Season</th>", "")
+    (tc,) = html_tables(html)
+    assert tc.labels == {0: "Age", 1: "Tm", 2: "PTS"}
+    assert [r[0] for r in tc.rows] == ["20", "21", "22"] and tc.field_xpath(0) == "./td[1]"

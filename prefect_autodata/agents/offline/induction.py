@@ -588,9 +588,24 @@ class TableCandidate:
     rows: list[dict[int, str]]
     count: int
     links: dict[int, list[str]] = field(default_factory=dict)
+    row_headers: bool = False  # each row led by its own header cell (``<th scope=row>``), a column too
 
     def field_xpath(self, col: int) -> str:
+        if self.row_headers:
+            return f"./*[self::td or self::th][{col + 1}]"
         return f"./td[{col + 1}]"
+
+
+def _row_headers(head: list[Any], rows: list[Any]) -> bool:
+    """The rows lead with a header cell of their own (``<th scope="row">2004-05</th>`` before the ``<td>``s)
+    that the header row labels too: the header has as many cells as most rows have ``th`` and ``td``
+    together, not as many as their ``td``s. Then column k is the k-th cell of either kind; read as the
+    k-th ``td``, every label would name its right neighbour's values."""
+    if not rows or not any(tr.xpath("./th") for tr in rows):
+        return False
+    both = sorted(len(tr.xpath("./th | ./td")) for tr in rows)[len(rows) // 2]
+    tds = sorted(len(tr.xpath("./td")) for tr in rows)[len(rows) // 2]
+    return len(head) == both != tds
 
 
 def html_tables(html_text: str, *, min_rows: int = 2, max_rows: int = 50) -> list[TableCandidate]:
@@ -613,8 +628,9 @@ def html_tables(html_text: str, *, min_rows: int = 2, max_rows: int = 50) -> lis
         labels = {i: " ".join(h.text_content().split()) for i, h in enumerate(head)}
         rows = []
         links: dict[int, list[str]] = {}
+        led = _row_headers(head, body_rows)
         for tr in body_rows[:max_rows]:
-            cells = tr.xpath("./td")
+            cells = tr.xpath("./th | ./td") if led else tr.xpath("./td")
             rows.append({i: " ".join(c.text_content().split()) for i, c in enumerate(cells)})
             for i, c in enumerate(cells):
                 hrefs = c.xpath(".//a/@href")
@@ -629,18 +645,18 @@ def html_tables(html_text: str, *, min_rows: int = 2, max_rows: int = 50) -> lis
             )
         else:
             xp = f"(//table)[{n}]/tbody/tr[td]" if table.xpath("./tbody") else f"(//table)[{n}]/tr[td]"
-        out.append(TableCandidate(xp, labels, rows, len(body_rows), links))
+        out.append(TableCandidate(xp, labels, rows, len(body_rows), links, led))
     # Tables of one header (a table per division, per letter) are one record set split for display,
     # unless a row shows in two of them (a "top 5" above the full list).
-    for labs in dict.fromkeys(tuple(t.labels.items()) for t in out):
-        same = [t for t in out if tuple(t.labels.items()) == labs]
+    for labs, led in dict.fromkeys((tuple(t.labels.items()), t.row_headers) for t in out):
+        same = [t for t in out if tuple(t.labels.items()) == labs and t.row_headers == led]
         keys = [tuple(r.items()) for t in same for r in t.rows]
         if len(same) > 1 and len(set(keys)) == len(keys):
             rows = [r for t in same for r in t.rows]
             links = {i: [v for t in same for v in t.links.get(i, [])] for i in dict(labs)}
             xp = " | ".join(t.records_xpath for t in same)
             n = sum(t.count for t in same)
-            out = [t for t in out if t not in same] + [TableCandidate(xp, dict(labs), rows, n, links)]
+            out = [t for t in out if t not in same] + [TableCandidate(xp, dict(labs), rows, n, links, led)]
     return sorted(out, key=lambda t: -t.count)
 
 
