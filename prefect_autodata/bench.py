@@ -290,6 +290,10 @@ class ZooBenchReport(BaseModel):
     backend: str = "offline"
     seconds: float = 0.0
     command: str = Field(default="", description="The command line that produced this report.")
+    anonymous_search: bool = Field(
+        default=False, description="Searched tasks worded as before site names (no name: '... on this site')."
+    )
+    only: str | None = Field(default=None, description="'searched' / 'sourced': the tasks kept, or all.")
 
 
 def _zoo_mean(scores: list[ZooTaskScore]) -> ZooAggregate:
@@ -349,11 +353,16 @@ def run_zoo_bench(
     progress: Callable[[str], None] | None = None,
     families: list[str] | None = None,
     kinds: list[str] | None = None,
+    anonymous_search: bool = False,
+    only: str | None = None,
 ) -> ZooBenchReport:
     """Draw ``tasks`` zoo tasks from ``seed``, serve every site in one sandbox, collect and score each.
 
     ``families`` / ``kinds`` keep only the draws of those families / kinds (task i of the seed keeps its
     id, so a filtered run is a subset of the unfiltered draws, reproducible with the same seed).
+    ``anonymous_search`` words the tasks given no source as before site names were added (the figures
+    of earlier sessions); ``only`` ("searched" / "sourced") scores only the tasks without / with a source,
+    while every drawn site is still served (and searchable).
     A task that cannot be drawn, collected or scored scores 0 with its error; the run goes on.
     """
     from prefect_autodata.flows.collect import collect
@@ -365,6 +374,8 @@ def run_zoo_bench(
 
     if tasks < 1:
         raise ConfigError("--tasks must be at least 1 for the zoo suite")
+    if only not in (None, "searched", "sourced"):
+        raise ConfigError(f"--only must be searched or sourced, not {only!r}")
     say = progress or (lambda _m: None)
     t0 = time.monotonic()
     root_dir = Path(root) if root else Path(tempfile.mkdtemp(prefix="autodata-zoo-"))
@@ -373,7 +384,7 @@ def run_zoo_bench(
     indices = zoo_indices(seed, tasks, families=families, kinds=kinds)
     for i in indices:
         try:
-            drawn.append(draw_task(seed, i))
+            drawn.append(draw_task(seed, i, anonymous_search=anonymous_search))
         except Exception as exc:  # a generator bug in one task must not lose the others' figures
             scores.append(
                 ZooTaskScore(
@@ -389,6 +400,8 @@ def run_zoo_bench(
     with ZooServer([t.site for t in drawn], seed=seed) as server:
         base = server.base_url
         for task in drawn:
+            if only and (task.source is None) != (only == "searched"):
+                continue
             ts = ZooTaskScore(
                 id=task.id,
                 family=task.family,
@@ -454,6 +467,8 @@ def run_zoo_bench(
         median_agent_seconds=round(statistics.median(agent_times), 3) if agent_times else 0.0,
         backend=backend,
         seconds=round(time.monotonic() - t0, 1),
+        anonymous_search=anonymous_search,
+        only=only,
     )
 
 
@@ -480,6 +495,14 @@ def zoo_markdown(report: ZooBenchReport) -> str:
         f"{report.backend}. F1 {report.f1:.3f} (P {report.precision:.3f}, R {report.recall:.3f}), row P "
         f"{report.row_precision:.3f}, row R {report.row_recall:.3f}; median agent time "
         f"{report.median_agent_seconds:.1f} s; whole run {report.seconds:.0f} s.",
+        "",
+        "Searched tasks (no --source): "
+        + (
+            "worded as before site names (`--anonymous-search`: no site named)."
+            if report.anonymous_search
+            else "the sentence names the site by the name its pages show."
+        )
+        + (f" Only the {report.only} tasks are scored (`--only {report.only}`)." if report.only else ""),
     ]
     statuses: dict[str, int] = {}
     for t in report.tasks:

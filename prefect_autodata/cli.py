@@ -722,6 +722,12 @@ def bench_cmd(
         None, "--kind", help="Zoo: keep only draws of these record kinds (comma-separated)."
     ),
     no_source: bool = typer.Option(False, "--no-source", help="Give no --source: the agents search."),
+    anonymous_search: bool = typer.Option(
+        False,
+        "--anonymous-search",
+        help="Zoo: word tasks without a source as before site names (no site named), for earlier figures.",
+    ),
+    only: str = typer.Option(None, "--only", help="Zoo: score only the searched or the sourced tasks."),
     chaos: str = typer.Option("none", "--chaos", help="Sandbox chaos profile: none, flaky or hostile."),
     repeat: int = typer.Option(1, "--repeat", help="Run every task N times (variance)."),
     backend: str = typer.Option("offline", "--backend", help="offline or llm."),
@@ -761,6 +767,8 @@ def bench_cmd(
                 progress=err.print,
                 families=[f.strip() for f in family.split(",") if f.strip()] if family else None,
                 kinds=[k.strip() for k in kind.split(",") if k.strip()] if kind else None,
+                anonymous_search=anonymous_search,
+                only=only,
             )
             zoo.command = command
             md += zoo_markdown(zoo)

@@ -3,6 +3,13 @@
 ``draw_tasks(seed, k)`` is deterministic in ``(seed, k)``'s prefix: task i depends only on the seed
 and i, so a run of 12 tasks is the first 12 of a run of 60. The ground truth is exactly the site's
 records that the request's filters keep, with the columns named as the request names the fields.
+
+A task given no ``--source`` names its site in the sentence by the name its pages show ("every camera
+on Harbor Works"): without it the request is unanswerable (several drawn sites hold the same kind of
+records and the truth is one of them). The wording of the name comes from a separate random stream
+(``"{seed}:{i}:site"``), so every other draw, and every sourced task, is what it was before names were
+added; ``anonymous_search=True`` keeps the old sentence ("... on this site", no name) so that figures
+measured before stay comparable.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ import pandas as pd
 
 from prefect_autodata.sandbox.zoo.base import KindDef, RecordSet, ZooSite
 from prefect_autodata.sandbox.zoo.kinds import DEFAULT_FIELDS, KINDS, record_set
-from prefect_autodata.sandbox.zoo.phrasing import Filter, field_words, instruction
+from prefect_autodata.sandbox.zoo.phrasing import Filter, SiteMention, field_words, instruction
 
 # The day relative scopes ("the past three years") are read against; passed to collect as `today`.
 TODAY = date(2025, 3, 1)
@@ -162,7 +169,8 @@ def draw_choice(seed: int, i: int) -> tuple[str, str]:
     return _choose(random.Random(f"zoo:{seed}:{i}"))
 
 
-def draw_task(seed: int, i: int) -> ZooTask:
+def draw_task(seed: int, i: int, *, anonymous_search: bool = False) -> ZooTask:
+    """Task ``i`` of ``seed``; a task without a source names its site unless ``anonymous_search``."""
     from prefect_autodata.sandbox.zoo.families import FAMILIES
 
     rng = random.Random(f"zoo:{seed}:{i}")
@@ -179,6 +187,7 @@ def draw_task(seed: int, i: int) -> ZooTask:
     listed = rng.random() < 0.75
     give_fields = rng.random() < 0.5 or not listed
     columns = {f: column_name(words[f]) if (listed or give_fields) else f for f in wanted}
+    before_sentence = rng.getstate()
     sentence = instruction(kind, wanted if listed else None, filters, rng, today=TODAY, field_words=words)
     kept = [j for j, raw in enumerate(rs.raw) if all(keeps(flt, raw) for flt in filters)]
     truth = pd.DataFrame(
@@ -186,6 +195,15 @@ def draw_task(seed: int, i: int) -> ZooTask:
         columns=[columns[f] for f in wanted],
     )
     source = f"/{host}{site.entry_path}" if rng.random() < 0.7 else None
+    if source is None and not anonymous_search:
+        # the same sentence, drawn from the same state, with the site's name where it said "this site"
+        again = random.Random()
+        again.setstate(before_sentence)
+        name = site.notes.get("site_name") or site_name_of(host)
+        mention = SiteMention(name, random.Random(f"{seed}:{i}:site"))
+        sentence = instruction(
+            kind, wanted if listed else None, filters, again, today=TODAY, field_words=words, site=mention
+        )
     site.notes.setdefault("search_title", f"{site.notes.get('site_name') or host} — {kind.plural}")
     site.notes.setdefault("search_snippet", f"{len(rs.records)} {kind.plural} with {', '.join(wanted)}.")
     return ZooTask(
@@ -204,6 +222,13 @@ def draw_task(seed: int, i: int) -> ZooTask:
     )
 
 
-def draw_tasks(seed: int, k: int = 60) -> list[ZooTask]:
+def draw_tasks(seed: int, k: int = 60, *, anonymous_search: bool = False) -> list[ZooTask]:
     """K tasks of one seed, each on its own site."""
-    return [draw_task(seed, i) for i in range(k)]
+    return [draw_task(seed, i, anonymous_search=anonymous_search) for i in range(k)]
+
+
+def site_name_of(host: str) -> str:
+    """A readable name from a drawn host, for a site whose family printed none."""
+    from prefect_autodata.sandbox.zoo.families._common import site_name_of as name_of
+
+    return name_of(host)

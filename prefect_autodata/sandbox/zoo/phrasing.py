@@ -25,6 +25,15 @@ Op = Literal["eq", "in", "range", "ge", "le"]
 
 
 @dataclass(frozen=True)
+class SiteMention:
+    """The site a sentence names (its display name) and the random stream its wording is drawn from
+    (apart from the task's, so naming the site changes no other draw)."""
+
+    name: str
+    rng: random.Random
+
+
+@dataclass(frozen=True)
 class Filter:
     """One restriction of the request: ``Filter("year", "range", (2003, 2006))``."""
 
@@ -337,9 +346,12 @@ def instruction(
     *,
     today: dt.date,
     field_words: dict[str, str] | None = None,
+    site: SiteMention | None = None,
 ) -> str:
     """A sentence asking for the kind's records under ``filters``, naming ``fields`` when given
-    (by ``field_words`` when given, else words drawn from the kind's labels)."""
+    (by ``field_words`` when given, else words drawn from the kind's labels). With ``site`` the sentence
+    names that site ("on Harbor Works", "from the Harbor Works site", "Harbor Works's ...") where it
+    would say "on this site" or nothing; the task's ``rng`` makes exactly the draws it makes without."""
     words_by_field = dict(field_words or {})
     wanted = list(fields or [])
     missing = [
@@ -354,13 +366,19 @@ def instruction(
         flist = _field_list([words_by_field.get(f, f) for f in wanted], rng)
     ent, det = _entity(kind, rng)
     listed = rng.choice(["", "", "", " listed on the site", " on this site", " you can find"])
+    front_site = ""
+    plural = kind.plural
+    if site is not None:
+        listed, ent, plural, front_site = _site_words(site, kind, ent, det)
     scopes.sort(key=_appositive)  # "in 2019, only the Findings track": the aside comes last
     scope_text = "".join((", " if _appositive(s) else " ") + s for s in scopes)
     if scopes and flist.startswith(" with") and _appositive(scopes[-1]):
         flist = "," + flist
     front_scope = len(scopes) == 1 and scopes[0].startswith(_FRONTABLE) and rng.random() < 0.2
+    if front_scope and front_site:  # the scope opens the sentence: the site follows the records
+        listed, front_site = f" on {site.name}", ""
     body = f"{ent}{listed}{'' if front_scope else scope_text}{flist}"
-    noun_body = f"{kind.plural}{listed}{'' if front_scope else scope_text}{flist}"
+    noun_body = f"{plural}{listed}{'' if front_scope else scope_text}{flist}"
 
     kinds_of_sentence = [
         ("imperative", lambda: f"{rng.choice(_VERBS)} {body}."),
@@ -374,8 +392,34 @@ def instruction(
     sentence = make()
     if front_scope:
         sentence = _capital(scopes[0]) + ", " + sentence[:1].lower() + sentence[1:]
+    elif front_site:
+        keep = re.match(r"I\b", sentence) is not None  # "I'd like", "I need": the pronoun stays upper-case
+        sentence = front_site + ", " + (sentence if keep else sentence[:1].lower() + sentence[1:])
     sentence = re.sub(r"\s+", " ", sentence).replace(" ,", ",").replace(" .", ".").replace(" ?", "?")
     return _capital(sentence.strip())
+
+
+def _site_words(site: SiteMention, kind: KindDef, ent: str, det: str) -> tuple[str, str, str, str]:
+    """How a sentence names its site: (the words after the records, the records phrase, the bare plural,
+    an opening "On X"), drawn from the site's own stream: "on X", "from the X site", "X's cameras"...
+    A bare "from X" is not among them: "used cars from Norlumros Data3" reads as a place as much."""
+    r, x = site.rng, site.name
+    after = [
+        f" on {x}",
+        f" at {x}",
+        f" listed on {x}",
+        f" from the {x} site",
+        f" on the {x} website",
+        f" available on {x}",
+        f" published on {x}",
+    ]
+    style = r.choice(["after"] * 5 + ["possessive", "front"])
+    if style == "possessive" and not x.endswith("s") and det in ("all", "all the", "all of", "the"):
+        owner = f"{x}'s {kind.plural}"
+        return "", ("all of " if det.startswith("all") else "") + owner, owner, ""
+    if style == "front":
+        return "", ent, kind.plural, r.choice([f"On {x}", f"At {x}", f"From the {x} site"])
+    return r.choice(after), ent, kind.plural, ""
 
 
 def _appositive(scope: str) -> bool:
