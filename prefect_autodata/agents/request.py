@@ -125,7 +125,14 @@ class KindScope(BaseModel):
 
 class Request(BaseModel):
     """What the sentence asks for. Years follow the source's convention (a season is named by its
-    first calendar year)."""
+    first calendar year).
+
+    ``sources`` holds what the sentence (and ``--source``) names as the place to collect from, in two
+    forms: an address (a URL ``https://…`` or a bare domain ``pixelmart.com``), fetched as it is, and a
+    site's *name* (``PixelMart``, ``Harbor Works``: "on PixelMart", "from the PixelMart site"), which is
+    no URL: discovery searches for it and keeps the results whose title, host or header carry it
+    (``agents/sites.py``). A sentence pointing at a site it does not name ("on this site") with no
+    ``--source`` is ``unresolved`` ("which site? (give --source URL)")."""
 
     text: str
     entity: EntityName | None = None

@@ -250,10 +250,66 @@ class WebAgent:
                 chosen.append(h)
         order = {h.url: i for i, h in enumerate(chosen)}
         chosen.sort(key=lambda h: (-round(score_of.get(h.url, 0.0), 6), order[h.url]))
+        chosen = self._named_site(plan, chosen, ev) or self._note_ties(plan, chosen, score_of, ev)
         for h in chosen:
             if base and urlsplit(h.url).netloc == urlsplit(base).netloc:
                 self.fetcher.allow_host(h.url)  # results served by the configured (trusted) index host
         return chosen[: self.budget.max_seeds]
+
+    def _named_site(self, plan: ParsedInstruction, chosen: list[SearchHit], ev: Evidence) -> list[SearchHit]:
+        """The hits of the site the request names (their title or host carries the name,
+        ``discovery.names_site``): only those are visited, another site's table is not the one asked
+        for. [] when the request names no site; all hits (with a note) when none carries the name."""
+        from prefect_autodata.agents import sites
+        from prefect_autodata.agents.ranking import site_of
+
+        names = [*sites.site_names(plan), *sites.site_hosts(plan)]
+        if not names:
+            return []
+        by_url: dict[str, SearchHit] = {}
+        for h in [*chosen, *ev.search]:
+            by_url.setdefault(h.url, h)
+        pool = list(by_url.values())
+        named = [h for h in pool if d.names_site(plan, h.title, h.url) > 0]
+        wanted = ", ".join(repr(n) for n in names)
+        if not named:
+            note = f"search: no result's title or host names {wanted}; the sites found may not be it"
+            ev.notes.append(note)
+            self.log(note)
+            return chosen
+        named.sort(key=lambda h: -d.names_site(plan, h.title, h.url))
+        keep = {site_of(_Url(h.url)) for h in named}
+        others = sorted({site_of(_Url(h.url)) for h in pool} - keep)
+        note = (
+            f"search: the request names {wanted}: visiting {', '.join(sorted(keep))} (title/host carry the "
+            f"name); {len(others)} other site(s) of the same records left out"
+            + (f" ({', '.join(others[:6])})" if others else "")
+        )
+        ev.notes.append(note)
+        self.log(note)
+        return [h for h in named if site_of(_Url(h.url)) in keep][: self.budget.max_seeds]
+
+    def _note_ties(
+        self, plan: ParsedInstruction, chosen: list[SearchHit], score_of: dict[str, float], ev: Evidence
+    ) -> list[SearchHit]:
+        """Say so when results of several sites tie for a request that names no site: which ones, and
+        why the first is visited first (the engineering loop measures them against each other)."""
+        from prefect_autodata.agents.ranking import site_of
+
+        if not chosen:
+            return chosen
+        top = round(score_of.get(chosen[0].url, 0.0), 6)
+        tied = [h for h in chosen if round(score_of.get(h.url, 0.0), 6) == top]
+        sites_tied = list(dict.fromkeys(site_of(_Url(h.url)) for h in tied))
+        if len(sites_tied) > 1:
+            note = (
+                f"search: {len(sites_tied)} sites' results agree equally with the request (score {top:.2f}: "
+                f"{', '.join(sites_tied[:6])}); the request names no site, so {sites_tied[0]} is first by "
+                "search rank and the tables are measured against each other; name the site or give --source"
+            )
+            ev.notes.append(note)
+            self.log(note)
+        return chosen
 
     # ------------------------------------------------------------------------------------------ pages
 

@@ -13,7 +13,7 @@ from collections import Counter
 from typing import Any
 from urllib.parse import parse_qsl, quote, urljoin, urlsplit
 
-from prefect_autodata.agents import kinds
+from prefect_autodata.agents import kinds, sites
 from prefect_autodata.agents.evidence import Link, PaginationHint, SearchHit
 from prefect_autodata.agents.offline.instruction import ParsedInstruction
 
@@ -83,10 +83,15 @@ def generic_terms(plan: ParsedInstruction, add) -> None:
 
 
 def search_queries(plan: ParsedInstruction) -> list[str]:
-    """Queries that should surface the source(s) of the plan, most specific first."""
+    """Queries that should surface the source(s) of the plan, most specific first: a site the request
+    names by name (``agents.sites``) is searched by its name first, with and without the records."""
     kind = kinds.get(plan.kind)
     q: list[str] = kind.search_queries(plan) if kind is not None else []
     from_kind = bool(q)
+    named = [f"{n} {plan.entity.plural}" if plan.entity is not None else n for n in sites.site_names(plan)]
+    named += sites.site_names(plan)
+    if named:
+        q = [*named[:2], *q[:2]]
     if not q and plan.entity is not None:
         where = " ".join(
             str(v)
@@ -212,13 +217,35 @@ def named_subjects(plan: Any) -> list[str]:
     return [x for x in out if _stems(x)]
 
 
+#: weight of a hit that carries the site the request names (title, host): it outranks every hit
+#: that only matches the kind of records
+NAME_WEIGHT = 12.0
+#: a name matches a title, host or page header at this rapidfuzz similarity or above
+NAME_MIN = 0.9
+
+
+def names_site(plan: Any, title: str, url: str = "") -> float:
+    """How well a hit's (or a page's) title and host carry a site the request names (0 when it names
+    none, or when the match is under ``NAME_MIN``); a host the request gives ("pixelmart.com") counts
+    on the hit's host."""
+    best = 0.0
+    host = sites.host_words(url) if url else ""
+    for name in sites.site_names(plan):
+        best = max(best, sites.name_match(name, title), sites.name_match(name, host) if host else 0.0)
+    for h in sites.site_hosts(plan):
+        core = " ".join(h.split(".")[:-1]) or h
+        best = max(best, sites.name_match(core, host) if host else 0.0)
+    return best if best >= NAME_MIN else 0.0
+
+
 def hit_score(h: SearchHit, plan: ParsedInstruction, *, bonus: bool = True) -> float:
     """Agreement of one hit with the plan; a hit about other years than the plan's is pushed down.
 
     The plan's terms (``relevance``; a word and its plural once) count, the terms the record kind
     implies but the user did not write at most ``IMPLIED_MAX`` together; then the user's own phrase
     repeated in order ("MLB team batting seasons") and the share of the requested fields the hit
-    names: a site described in the request's own words over one that only shares its topic. ``bonus=False`` leaves those two out (the plain
+    names: a site described in the request's own words over one that only shares its topic. A hit
+    whose title or host carries the site the request names (``names_site``) adds ``NAME_WEIGHT``. ``bonus=False`` leaves those two out (the plain
     relevance a caller compares hits by to drop the clearly weaker ones)."""
     said = set(_stems(getattr(plan, "text", "") or ""))
     terms: dict[str, float] = {}
@@ -244,6 +271,7 @@ def hit_score(h: SearchHit, plan: ParsedInstruction, *, bonus: bool = True) -> f
     if bonus:
         # and half the fields' (a listing of every team may still hold the one asked for, as rows)
         s += FIELDS_WEIGHT * field_coverage(plan, text) * (1.0 if about else 0.5)
+    s += NAME_WEIGHT * names_site(plan, h.title, h.url)
     years = {str(y) for y in plan.years}
     hit_years = {w for w in words(f"{h.title} {h.url}") if re.fullmatch(r"(19|20)\d\d", w)}
     if years and hit_years and not (hit_years & years) and len(years) < 6:

@@ -1998,6 +1998,9 @@ def parse_request(
         req.unresolved.append("the instruction is empty: what should be collected?")
         return req
     named, t = _find_sources(t0)
+    from prefect_autodata.agents.sites import read_sites  # sites named by name ("on PixelMart")
+
+    named, t = read_sites(t, named, sources, req.unresolved)
     t = _place_fields(_question(_self_corrected(t)))
     sources = list(dict.fromkeys([*named, *(s for s in sources or [] if s)]))
     req.sources = sources
