@@ -7,7 +7,8 @@ P/R/F1 per attribute, then averaged):
    A field the prediction lacks scores P = R = F1 = 0; extra predicted columns are ignored.
 2. Every value is normalised (``normalise``): strip + collapse whitespace + Unicode NFC; numbers
    (and numeric strings) rounded half-up to 4 decimals and printed canonically (82 == 82.0 == "82");
-   dates and timestamps at midnight → "YYYY-MM-DD" (also "March 29, 2024", "2024/03/29"...);
+   dates and timestamps at midnight → "YYYY-MM-DD" (also "March 29, 2024", "2024/03/29", "02-11-2006",
+   "29.03.2024"...);
    sandbox URLs ``http://127.0.0.1:PORT/<host>/<path>`` (any loopback host, any port) →
    ``https://<host>/<path>``; author lists (a column named AUTHORS) → "First Last, First Last".
    None, NaN and "" are *missing*: they are not units, neither in the truth nor in the prediction.
@@ -51,7 +52,7 @@ _ISO_DT = re.compile(
     r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$"
 )
 _SLASH_YMD = re.compile(r"^(\d{4})/(\d{1,2})/(\d{1,2})$")
-_SLASH_DMY = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
+_SLASH_DMY = re.compile(r"^(\d{1,2})([/.-])(\d{1,2})\2(\d{4})$")
 _MONTHS = {
     m: i
     for i, names in enumerate(
@@ -130,9 +131,11 @@ def _norm_date_string(s: str) -> str | None:
     if mt := _SLASH_YMD.match(s):
         return _date_iso(int(mt[1]), int(mt[2]), int(mt[3]))
     if mt := _SLASH_DMY.match(s):
-        a, b, y = int(mt[1]), int(mt[2]), int(mt[3])
-        # Day-first when the first part cannot be a month; otherwise US month-first.
-        return _date_iso(y, b, a) if a > 12 else _date_iso(y, a, b)
+        a, sep, b, y = int(mt[1]), mt[2], int(mt[3]), int(mt[4])
+        # Day-first when the first part cannot be a month, or with dots ("29.03.2024", "03.04.2024":
+        # the European way) unless the second part cannot be one; otherwise US month-first ("02-11-2006").
+        day_first = a > 12 or (sep == "." and b <= 12)
+        return _date_iso(y, b, a) if day_first else _date_iso(y, a, b)
     if mt := _MDY.match(s):
         month = _MONTHS.get(mt[1].lower())
         return _date_iso(int(mt[3]), month, int(mt[2])) if month else None
