@@ -127,7 +127,7 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
         "title",
         "job, job title, posting, job posting, position, job position, vacancy, opening, opportunity, "
         "stelle, stellenangebot, "
-        "puesto de trabajo, vacante, empleo, oferta, poste, emploi, offre d emploi, lavoro, offerta di lavoro, vaga",
+        "puesto, puesto de trabajo, vacante, empleo, oferta, poste, emploi, offre d emploi, lavoro, offerta di lavoro, vaga",
         "",
     ),
     (
@@ -964,6 +964,22 @@ STREET_WORDS = frozenset(
     trail trl pike turnpike tpke expressway expy freeway fwy alley crescent cres grove mews plaza
     platz weg gasse allee ring damm ufer calle carrera paseo plaza camino rue chemin allee place quai impasse
     via viale piazza corso largo rua travessa praca""".split()
+)
+
+# The postal codes of US states and territories and of Canadian provinces: a place written the way
+# North American listings write one ("Baltimore MD", "San Antonio, TX", "Toronto, ON").
+REGION_CODES = frozenset(
+    """AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND
+    OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC PR GU VI AB BC MB NB NL NS NT NU ON PE QC SK YT""".split()
+)
+
+# Words that end or make an organisation's name ("Rose International", "Acme Corp.", "Fcs Software
+# Solutions Limited"): legal forms and the usual words of firms and institutions, in several languages.
+ORG_WORDS = frozenset(
+    """inc incorporated llc llp lp ltd limited corp corporation co company companies plc gmbh ag kg sa sas sarl
+    srl spa bv nv oy ab as pty pvt group holdings partners associates consulting consultants solutions
+    systems technologies technology labs services agency international industries enterprises
+    university college institute foundation bank studios studio media networks staffing recruiting""".split()
 )
 
 UNITS_LENGTH = frozenset("mm cm m km in inch inches ft feet foot mi mile miles yd".split())

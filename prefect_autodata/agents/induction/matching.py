@@ -86,6 +86,14 @@ def _abbrev(r: str, lab: str) -> float:
     rkeys = lx.concept_keys(r)
     if any(c.key in rkeys for c in lx.abbrev_concepts(joined)):
         best = 0.85
+
+    def skeleton(tok: str, word: str) -> float:
+        """``_abbrev_of``, but a word of another meaning abbreviates nothing: "auto" (a car) begins
+        "autor" and holds the letters of "author" in order without standing for either."""
+        if (ks := lx.concept_keys(tok)) and not ks & rkeys:
+            return 0.0
+        return _abbrev_of(tok, word)
+
     for phrase in lx.synonyms(r) | {r}:
         pw = phrase.split()
         if not pw:
@@ -94,7 +102,7 @@ def _abbrev(r: str, lab: str) -> float:
         if len(lt) == 1:
             t = lt[0]
             if len(pw) == 1:
-                s = _abbrev_of(t, pw[0])
+                s = skeleton(t, pw[0])
                 if not s and t.endswith("s") and not pw[0].endswith("s"):
                     # a plural keeps its s when abbreviated ("wns" for wins, "rbs" for rebounds), while
                     # the normalised word lost it
@@ -107,7 +115,7 @@ def _abbrev(r: str, lab: str) -> float:
             s = 0.95 * min(parts) if 0 < min(parts) < 1.0 else 0.0
         elif len(pw) == 1 and len(lt) == 2 and len(lt[-1]) >= 3:
             # a qualifier before an abbreviated head word: "Hiring org." for organization
-            s = 0.85 * _abbrev_of(lt[-1], pw[0])
+            s = 0.85 * skeleton(lt[-1], pw[0])
         else:
             s = 0.0
         best = max(best, s * w)
@@ -701,7 +709,7 @@ def assign(
                 used_rules.add(rkeys[kind_col])
                 break
     if eliminate:
-        out.update(_eliminate(requested, candidates, profs, out, free, header_texts, threshold))
+        out.update(_eliminate(requested, candidates, profs, out, free, header_texts, threshold, entity))
     taken = {_rule_key(m.candidate) for m in out.values()}
     named = _name_by_values(
         requested, candidates, profs, out, lambda j: free(j) and rkeys[j] not in taken, entity
@@ -804,8 +812,12 @@ def _labels_entity(cand: Candidate, entity: str | None) -> bool:
 
 def _names_entity(requested: str, entity: str | None) -> bool:
     """True when the field's word is a word for the record itself: the "position" of job postings,
-    the "film" of movies. Whatever else the word may mean, the listing shows it as each record's name."""
-    return bool(_entity_keys(entity) & lx.concept_keys(_content(normalise(requested))))
+    the "film" of movies, or a word the record's kind is a narrower meaning of (a "role", a position,
+    of job postings: a job is one). Whatever else the word may mean, the listing shows it as each
+    record's name."""
+    ekeys = _entity_keys(entity)
+    rkeys = lx.concept_keys(_content(normalise(requested)))
+    return bool(ekeys & rkeys) or (bool(ekeys) and lx.narrower(rkeys, ekeys))
 
 
 def _eliminate(
@@ -816,9 +828,15 @@ def _eliminate(
     free: Any,
     header_texts: set[str],
     threshold: float,
+    entity: str | None = None,
 ) -> dict[str, Match]:
-    """Leftover fields ← leftover unlabelled columns, by value type (and order among equals)."""
-    fields = [r for r in requested if r not in out and expected_type(r) is not None]
+    """Leftover fields ← leftover unlabelled columns, by value type (and order among equals). A field
+    naming the record itself (``_names_entity``: the "role" of job postings) asks for its title."""
+
+    def fam_of(r: str) -> str | None:
+        return "title" if _names_entity(r, entity) else expected_type(r)
+
+    fields = [r for r in requested if r not in out and fam_of(r) is not None]
     asked = set().union(*(lx.concept_keys(r) for r in fields)) if fields else set()
     cols = [
         j
@@ -832,20 +850,30 @@ def _eliminate(
     ]
     if not fields or not cols:
         return {}
+    orgs = {j: vt.org_share(candidates[j].values) for j in cols}
     matrix = []
     for r in fields:
-        fam = expected_type(r)
+        fam = fam_of(r)
+        # a title field naming another thing than the record ("user title" beside the username) may repeat
+        own = r == requested[0] or _content(normalise(r)) in IDENTITY or _names_entity(r, entity)
         row = []
         for j in cols:
-            f = vt.fit(fam, profs[j])
+            f = vt.fit(fam, profs[j], own_name=own)
             strict = fam not in ("title", "person", "place", "category", "text", "long", "rating", "code")
             ok = f >= (0.8 if strict else 0.5) and (not strict or vt.distinctive(profs[j]))
-            if profs[j].constant and fam not in ("year", "date", "datetime"):
-                ok = False  # a constant piece of a line: the year or day of a one-year (one-day) listing
+            one_valued = profs[j].distinct == 1 and profs[j].filled >= 3
+            if one_valued and fam not in ("year", "date", "datetime", "bool"):
+                # the same text wherever it is shown ("Source code" under most releases) is template
+                # text, not a value per record (a constant piece of a line may still be the year or
+                # day of a one-year / one-day listing; a flag shown on some records is a yes/no)
+                ok = False
             if ok and not candidates[j].opaque() and not (strict and _loose_label(candidates[j], fam)):
                 ok = False  # a worded label is trusted unless its values plainly say another thing
             if not candidates[j].opaque():
                 f -= 0.5  # an unlabelled column of the type goes first
+            if fam == "title" and orgs[j]:
+                # names of firms ("... Consulting", "... Ltd") answer an organisation, not another title
+                f += 0.3 * orgs[j] if _ORG_CONCEPTS & lx.concept_keys(r) else -0.3 * orgs[j]
             if fam == "category" and not (profs[j].short and (profs[j].repeats or profs[j].avg_words <= 3)):
                 ok = False  # a category repeats across records
             if fam in ("title", "person", "place", "text", "long") and profs[j].kind in vt.NUMERIC:
@@ -866,7 +894,7 @@ def _eliminate(
     got: dict[str, Match] = {}
     for a, b in solve(matrix, threshold):
         j = cols[b]
-        if _tied(a, b, cols, base, candidates, profs, expected_type(fields[a])):
+        if _tied(a, b, cols, base, candidates, profs, fam_of(fields[a])):
             continue  # a coin toss between equals: leave the field to an honest refusal
         prof = profs[j]
         what = prof.kind + (", repeated" if prof.repeats else "")
@@ -875,10 +903,14 @@ def _eliminate(
             fields[a],
             candidates[j],
             round(matrix[a][b], 4),
-            f"elimination: unlabelled{lab} column whose values look like {expected_type(fields[a])} ({what})",
+            f"elimination: unlabelled{lab} column whose values look like {fam_of(fields[a])} ({what})",
             "elimination",
         )
     return got
+
+
+# Concepts naming an organisation (lexicon keys): the employer, the publisher, the school.
+_ORG_CONCEPTS = frozenset({"company", "publisher", "school"})
 
 
 def _tied(

@@ -21,7 +21,7 @@ from prefect_autodata.agents.induction import lexicon as lx
 
 KINDS = (
     "empty bool url host level email phone datetime date time year money percent height duration integer decimal "
-    "code name address text long"
+    "code place name address text long"
 ).split()
 
 _MON = "|".join(sorted((re.escape(m) for m in lx.MONTHS), key=len, reverse=True))
@@ -87,6 +87,18 @@ _NAME_WORD = re.compile(
 _POSTAL = re.compile(
     r"\b(?:[A-Z]{2}\s\d{5}(?:-\d{4})?|\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})\b"
 )
+
+
+# A town with its region's postal code ("Baltimore MD", "San Antonio, TX", "Toronto, ON M5V"): a place.
+_PLACE = re.compile(
+    r"^(?:[A-Z][\w'’.-]*|St\.)(?:\s(?:[A-Z][\w'’.-]*|de|la|du|of|upon|on|del|el))*,?\s(?P<r>[A-Z]{2})"
+    r"(?:\s(?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z](?:\s?\d[A-Z]\d)?))?$"
+)
+
+
+def _place(s: str) -> bool:
+    m = _PLACE.match(s)
+    return bool(m) and m.group("r") in lx.REGION_CODES and len(s.split()) <= 6
 
 
 _CUR_INSIDE = re.compile(rf"[{_CUR}]\s?\d|\d\s?[{_CUR}]|\b(?:{_CODES})\s?\d", re.I)
@@ -182,6 +194,8 @@ def _kind_str(value: str) -> str:
         return unit
     if _CODE.match(s):
         return "code"
+    if _place(s):
+        return "place"
     if _address(s):
         return "address"
     if _person(s):
@@ -203,6 +217,7 @@ COARSE = {
     "code": "text",
     "name": "text",
     "address": "text",
+    "place": "text",
     "long": "text",
 }
 
@@ -212,7 +227,7 @@ def coarse(kind: str) -> str:
 
 
 NUMERIC = frozenset({"integer", "decimal", "year", "money", "percent"})
-TEXTUAL = frozenset({"text", "name", "code", "address", "long", "host"})
+TEXTUAL = frozenset({"text", "name", "code", "address", "place", "long", "host"})
 # What a kind of value is called when a page gives it no label of its own: a column of host names
 # ("github.com" beside each story) is the records' domain (a class name "sitestr" says nothing).
 KIND_NAMES: dict[str, tuple[str, ...]] = {"host": ("domain", "host")}
@@ -297,6 +312,24 @@ def units(texts: list[str]) -> frozenset[str]:
     return frozenset(u for u, c in seen.items() if c >= 0.6 * n and not u.isdigit())
 
 
+def org_share(values: Iterable[Any]) -> float:
+    """The share of filled values written as an organisation's name: a word of ``lexicon.ORG_WORDS``
+    among its words ("Harrison Reed Computer Consulting", "Acme Inc."). A column of employers has
+    many; a column of job titles or people almost none."""
+    filled = [" ".join(str(v).split()) for v in values if v not in (None, "") and str(v).strip()]
+    if not filled:
+        return 0.0
+
+    def org(t: str) -> bool:
+        words = [lx.fold(w).strip(".,()&") for w in t.split()]
+        # a short legal form counts at the end only ("Volvo AB", not "Ab Initio Developers")
+        return bool(words) and any(
+            w in lx.ORG_WORDS and (len(w) > 3 or k == len(words) - 1) for k, w in enumerate(words)
+        )
+
+    return sum(1 for t in filled if org(t)) / len(filled)
+
+
 # ------------------------------------------------------------------------------------------ fit
 
 # Per value family (lexicon.family of a field name): how well each kind serves it. Kinds not listed
@@ -319,11 +352,11 @@ _FIT: dict[str, dict[str, float]] = {
     "rating": {"decimal": 0.8, "integer": 0.6, "code": 0.8, "percent": 0.5, "text": 0.2},
     "person": {"name": 1.0, "text": 0.5, "long": 0.1},
     "title": {"text": 0.5, "name": 0.5, "code": 0.2, "long": 0.3},
-    "address": {"address": 1.0, "text": 0.3},
-    "place": {"text": 0.5, "name": 0.5, "code": 0.3},
+    "address": {"address": 1.0, "place": 0.6, "text": 0.3},
+    "place": {"place": 1.0, "text": 0.5, "name": 0.5, "code": 0.3, "address": 0.6},
     "category": {"text": 0.5, "code": 0.4, "name": 0.2},
     "long": {"long": 1.0, "text": 0.4},
-    "text": {"text": 0.5, "name": 0.4, "long": 0.5, "code": 0.4, "address": 0.3},
+    "text": {"text": 0.5, "name": 0.4, "long": 0.5, "code": 0.4, "address": 0.3, "place": 0.3},
     "code": {"code": 1.0, "integer": 0.6, "text": 0.2},
     "duration": {"duration": 1.0, "integer": 0.5, "time": 0.4, "decimal": 0.3},
     "time": {"time": 1.0},
@@ -338,8 +371,11 @@ _DISTINCT = frozenset(
 )
 
 
-def fit(fam: str | None, prof: Profile) -> float:
-    """+1 when the values look like what the family needs, -1 when clearly not, 0 when it does not say."""
+def fit(fam: str | None, prof: Profile, *, own_name: bool = True) -> float:
+    """+1 when the values look like what the family needs, -1 when clearly not, 0 when it does not say.
+
+    ``own_name=False``: the field is a title of something the record has (a member's "user title", a
+    rank everyone of a level shares), not the record's own name, so its values may repeat."""
     if fam is None or prof.kind == "empty":
         return 0.0
     kind = prof.kind
@@ -358,6 +394,8 @@ def fit(fam: str | None, prof: Profile) -> float:
                 return 0.0  # not what a category looks like, but no contradiction either
             return min(1.0, s + (0.4 if prof.repeats else 0.0))
         if fam in ("title", "person") and kind in ("text", "name") and prof.repeats and prof.filled >= 6:
+            if fam == "title" and not own_name:
+                return s  # "Senior Member" shown by many members: a title they hold, not their name
             return s - 0.2  # names are mostly one per record
         return s
     if fam in _MEASURES and kind in TEXTUAL and prof.digits >= 0.8:
