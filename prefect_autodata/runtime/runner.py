@@ -737,6 +737,13 @@ def dry_run(
         fill: dict[str, float] = {}
         # Rows whose detail page the request limit skipped say nothing about fill rates.
         skipped = raw["_error"].astype(str).str.contains("dry-run request limit", regex=False)
+        if len(raw) and skipped.all() and norm.fetched > len(raw):
+            # the python step kept only rows whose detail page the limit skipped (a filter on a listing
+            # field keeps the 7th record, the sample read 3 detail pages): rate the records read
+            read = raw_frame(spec, col)
+            unread = read["_error"].astype(str).str.contains("dry-run request limit", regex=False)
+            if not unread.all():
+                raw, skipped = read, unread
         seen = raw[~skipped] if len(raw) and not skipped.all() else raw
         # A declared column no rule produces is known to be empty (the source has no such value).
         produced = {f.name for s in spec.sources for f in [*s.fields, *(s.detail.fields if s.detail else [])]}

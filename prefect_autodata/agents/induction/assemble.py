@@ -27,17 +27,17 @@ from prefect_autodata.agents.induction import (
     vertical,
 )
 from prefect_autodata.agents.induction.dom import parse
-from prefect_autodata.agents.induction.filters import row_filter, scope_fields
+from prefect_autodata.agents.induction.filters import row_filter
 from prefect_autodata.agents.induction.matching import (
     Candidate,
     Match,
     aliases_of,
     assign,
     dominant_type,
-    name_score,
 )
 from prefect_autodata.agents.induction.rules import Built as _Built
 from prefect_autodata.agents.induction.rules import typed_rule
+from prefect_autodata.agents.induction.scoped import filter_matches
 from prefect_autodata.agents.induction.selectors import detail_candidates
 from prefect_autodata.runtime.policy import FetchPolicy
 from prefect_autodata.runtime.spec import (
@@ -80,13 +80,12 @@ def _table_candidates(t: tables.Table) -> list[Candidate]:
         distinct = len(set(values)) == len(values)
         kind, _ = dominant_type(values)
         out.append(
-            Candidate(
-                label=label,
-                values=values,
-                rule={"xpath": t.cell_xpath(i), "transforms": [{"op": "collapse_whitespace"}]},
-                origin="table",
-                identity=(i == 0 and distinct and kind == "text"),
+            regions.cell_candidate(
+                label,
+                values,
+                t.cell_xpath(i),
                 anchor=0.8 if label else 0.3,
+                identity=(i == 0 and distinct and kind == "text"),
                 aliases=list(t.aliases.get(i, [])),
             )
         )
@@ -104,7 +103,8 @@ def _spec(
     detail_link: Candidate | None,
     pages: pagination.Pagination | None,
     plan: Any = None,
-) -> CollectorSpec:
+) -> tuple[CollectorSpec, list[str]]:
+    """The spec and the row filter's notes (a filter on a column it does not produce is named)."""
     rules = [
         typed_rule(r, matches[r].candidate)
         for r in requested
@@ -160,8 +160,8 @@ def _spec(
         detail=detail,
         pagination=pages,
     )
-    code, _notes = row_filter(plan, [c.name for c in cols]) if plan is not None else (None, [])
-    return CollectorSpec(
+    code, notes = row_filter(plan, [c.name for c in cols]) if plan is not None else (None, [])
+    spec = CollectorSpec(
         name=name,
         description=description,
         primary_key=pk,
@@ -170,12 +170,24 @@ def _spec(
         python=PythonStep(code=code) if code else None,
         politeness=FetchPolicy(rate_limit_per_host=0, concurrency_per_host=8),
     )
+    return spec, notes
+
+
+def _cached_urls(evidence: Any) -> dict[str, str]:
+    """The cache id of every HTML page the evidence holds, by its URL and its final URL (built once
+    per induction: every region's detail samples look their pages up here)."""
+    seen: dict[str, str] = {}
+    for p in getattr(evidence, "candidates", []) or []:
+        if p.kind == "html" and p.cache_id:
+            seen[p.final_url] = p.cache_id
+            seen[p.url] = p.cache_id
+    return seen
 
 
 def _detail_samples(
     region: regions.Region,
     page_url: str,
-    evidence: Any,
+    cached: dict[str, str],
     reader: Any,
     fetcher: Any,
     bodies: dict[str, str | None] | None = None,
@@ -184,15 +196,10 @@ def _detail_samples(
     bodies = {} if bodies is None else bodies
     urls = [urljoin(page_url, v) for v in region.detail_link.values if v] if region.detail_link else []
     urls = list(dict.fromkeys(urls))
-    seen = {}
-    for p in getattr(evidence, "candidates", []) or []:
-        if p.kind == "html" and p.cache_id:
-            seen[p.final_url] = p.cache_id
-            seen[p.url] = p.cache_id
     out = []
     for u in _spread(urls, DETAIL_SAMPLES):
         if u not in bodies:
-            html = _read(reader, seen.get(u)) if u in seen else None
+            html = _read(reader, cached.get(u)) if u in cached else None
             bodies[u] = html or _get(fetcher, u)
         html = bodies[u]
         if not html or len(html) > MAX_DETAIL_BYTES:
@@ -218,16 +225,16 @@ def induce_page(
     bodies: dict[str, str | None] | None = None,
     plan: Any = None,
     nested: bool = False,
+    cached: dict[str, str] | None = None,
 ) -> list[_Built]:
     """Every spec one page supports (its tables, its best regions, its index bars), unranked."""
     root = parse(html)
     if root is None or not requested:
         return []
     bodies = {} if bodies is None else bodies
+    cached = _cached_urls(evidence) if cached is None else cached
     built: list[_Built] = []
     pages = pagination.detect(root, url)
-
-    scope = scope_fields(plan, requested)
 
     def add(
         records_xpath: str,
@@ -245,22 +252,14 @@ def induce_page(
         # filter compares on it (the candidate's coverage still counts the requested fields only).
         # Read from a detail page too when the records link one (a filter on the year only detail
         # pages show): the row filter then runs on the joined rows, so only the rows asked for land.
-        taken = {id(x.candidate) for x in m.values()}
-        free = [
-            c
-            for c in cands or []
-            if id(c) not in taken
-            and (c.where == "listing" or (c.where == "detail" and detail_link is not None))
-        ]
-        extra = assign(scope, free, eliminate=False) if scope and free else {}
-        extra = {k: x for k, x in extra.items() if name_score(k, x.candidate.label or "") >= 0.8}
+        extra = filter_matches(plan, requested, m, cands or [], detail=detail_link is not None)
         try:
-            spec = _spec(
+            spec, notes = _spec(
                 name=name,
                 description=description,
                 url=url,
                 records_xpath=records_xpath,
-                requested=[*requested, *(s for s in scope if s in extra)],
+                requested=[*requested, *extra],
                 matches={**extra, **m},
                 detail_link=detail_link,
                 pages=pages,
@@ -268,7 +267,6 @@ def induce_page(
             )
         except ValueError:
             return
-        _code, notes = row_filter(plan, [c.name for c in spec.columns]) if plan is not None else (None, [])
         built.append(_Built(spec, m, rows, url, "; ".join([why, *notes])))
 
     grouped = rowgroups.find(root, url)  # records over two or more sibling rows (title row + subtext row)
@@ -289,7 +287,7 @@ def induce_page(
 
             def sample_of(dl: Candidate, xp: str = t.records_xpath) -> list[tuple[str, Any, str]]:
                 fake = regions.Region(parent=None, items=[], records_xpath=xp, score=0, detail_link=dl)
-                return _detail_samples(fake, url, evidence, reader, fetcher, bodies)
+                return _detail_samples(fake, url, cached, reader, fetcher, bodies)
 
             dl, samples = detaillinks.first_answering(options, sample_of, url, DETAIL_SAMPLES)
         if dl is not None:
@@ -311,7 +309,7 @@ def induce_page(
             parent=None, items=[], records_xpath=rg.records_xpath, score=0, detail_link=rg.detail_link
         )
         extra = (
-            detail_candidates(_detail_samples(fake, url, evidence, reader, fetcher, bodies))
+            detail_candidates(_detail_samples(fake, url, cached, reader, fetcher, bodies))
             if rg.detail_link
             else []
         )
@@ -340,10 +338,10 @@ def induce_page(
         cands += attrs.candidates(regions.sample_items(region.items))  # values only in title/alt
         extra: list[Candidate] = []
         if region.detail_link is not None:
-            got = _detail_samples(region, url, evidence, reader, fetcher, bodies)
+            got = _detail_samples(region, url, cached, reader, fetcher, bodies)
 
             def sample(r: Any) -> list[tuple[str, Any, str]]:
-                return _detail_samples(r, url, evidence, reader, fetcher, bodies)
+                return _detail_samples(r, url, cached, reader, fetcher, bodies)
 
             # an action link (vote?id=, sendmessage.php) whose targets fail or are one page: another link
             region.detail_link, got = detaillinks.verified(region, cands, got, sample, url, DETAIL_SAMPLES)
@@ -370,6 +368,7 @@ def induce_page(
             fetcher=fetcher,
             bodies=bodies,
             plan=plan,
+            cached=cached,
         )
     return built
 
@@ -476,6 +475,7 @@ def induce(
 
     out: list[Any] = []
     bodies: dict[str, str | None] = {}  # detail pages fetched once for all regions and pages
+    cached = _cached_urls(evidence)
     pages = [p for p in evidence.ok_pages() if p.kind == "html"][:max_pages]
     for page in pages:
         html = _read(reader, page.cache_id)
@@ -493,6 +493,7 @@ def induce(
             fetcher=fetcher,
             bodies=bodies,
             plan=plan,
+            cached=cached,
         ):
             covered = [r for r in requested if r in b.matches]
             missing = [r for r in requested if r not in b.matches]

@@ -32,6 +32,7 @@ from prefect_autodata.agents.induction.matching import (
     dominant_type,
     normalise,
 )
+from prefect_autodata.agents.induction.scoped import filter_matches
 from prefect_autodata.runtime.policy import FetchPolicy
 from prefect_autodata.runtime.scriptjson import page_json
 from prefect_autodata.runtime.spec import (
@@ -288,10 +289,15 @@ def induce_page(
     for path, rs in sets[:max_sets]:
         keys = {str(k) for k in rs.keys}
         labels = column_labels(data, keys)
-        m = assign(requested, candidates(rs, labels), entity=entity, aliases=aliases_of(plan))
+        cands = candidates(rs, labels)
+        m = assign(requested, cands, entity=entity, aliases=aliases_of(plan))
         if not m:
             continue
-        rules = [typed_rule(r, m[r].candidate) for r in requested if r in m]
+        # a field the request filters on but does not land (the cuisine of "where the food is
+        # Steak, Seafood") is read too, so the row filter compares on it
+        extra = filter_matches(plan, requested, m, cands)
+        both = {**extra, **m}
+        rules = [typed_rule(r, both[r].candidate) for r in [*requested, *extra] if r in both]
         cols = [ColumnSpec(name=r.name, type=r.type) for r in rules]
         code, _notes = row_filter(plan, [c.name for c in cols]) if plan is not None else (None, [])
         try:

@@ -22,7 +22,6 @@ from typing import Any
 
 from prefect_autodata.agents.induction import attrs, regions
 from prefect_autodata.agents.induction.dom import abs_path, classes, clean, elements, xq
-from prefect_autodata.agents.induction.matching import Candidate
 from prefect_autodata.runtime.extract import SPAN_COPY
 
 MIN_RECORDS = 4
@@ -131,16 +130,7 @@ def _grid(table: Any, page_url: str) -> regions.ItemRecords | None:
         label = _shared_class(over)
         if label is None and rule == row_rule:
             label = corner
-        cands.append(
-            Candidate(
-                label=label,
-                values=values,
-                rule={"xpath": rule, "transforms": [{"op": "collapse_whitespace"}]},
-                origin="table",
-                anchor=0.7 if label else 0.4,
-                notes=[what],
-            )
-        )
+        cands.append(regions.cell_candidate(label, values, rule, anchor=0.7 if label else 0.4, notes=[what]))
     return regions.ItemRecords(
         records_xpath=xp,
         items=records,

@@ -77,6 +77,31 @@ class ItemRecords:
         return len(self.items)
 
 
+def cell_candidate(
+    label: str | None,
+    values: list[Any],
+    xpath: str,
+    *,
+    anchor: float,
+    identity: bool = False,
+    aliases: list[str] | None = None,
+    notes: list[str] | None = None,
+) -> Candidate:
+    """A field read from table cells (a listing table's column, the header over a grid cell, a header
+    table inside a record): its text with whitespace collapsed, named by its header when it has one.
+    One constructor for every table-shaped finder, so their candidates read and rank alike."""
+    return Candidate(
+        label=label,
+        values=values,
+        rule={"xpath": xpath, "transforms": [{"op": "collapse_whitespace"}]},
+        origin="table",
+        identity=identity,
+        anchor=anchor,
+        aliases=list(aliases or []),
+        notes=list(notes or []),
+    )
+
+
 def _shape(node: Any, depth: int = 3) -> Counter:
     """The multiset of descendant tag paths (to ``depth``): what a record looks like, classes ignored."""
     out: Counter = Counter()

@@ -34,6 +34,62 @@ def _affix(titles: list[str]) -> tuple[str, str]:
     return pre, suf
 
 
+_TEXT_FORMS = ("inline", "pieces")  # "Label: value" in the label's own text node, or in pieces after it
+
+
+def _merge_forms(keyed: dict[str, tuple], pages: list[tuple[str, Any, str]]) -> None:
+    """One rule for a label that pages show in two forms, replacing the rule of each form.
+
+    ``<p>Fuel economy: 17</p>`` on one page, ``<p>Fuel economy: <span>21</span> <span>- 22</span></p>``
+    on another: the first form's rule reads the label's text node (empty on the second page), the
+    second's the element whose text is the label alone (nothing on the first). The element holding
+    the label's text, read without the label, reads both; it replaces them only when it gives every
+    value either form read, on each page, and reads more pages than any of them alone.
+    """
+    from prefect_autodata.agents.induction.dom import xq
+    from prefect_autodata.runtime.extract import extract_field
+    from prefect_autodata.runtime.spec import FieldRule
+
+    by_label: dict[str, list[str]] = {}
+    for key, (label, _rule, origin, *_rest) in keyed.items():
+        if label and origin in _TEXT_FORMS:
+            by_label.setdefault(label, []).append(key)
+    for label, keys in by_label.items():
+        if len(keys) < 2:
+            continue
+        known: dict[int, str] = {}
+        for k in keys:
+            for i, v in keyed[k][5].items():
+                known.setdefault(i, v)
+        pat = r"(?s)^\s*" + re.escape(label) + r"\s*:\s*(.*?)\s*$"
+        xpath = f"//*[text()[starts-with(normalize-space(), {xq(label + ':')})]]"
+        transforms = [{"op": "collapse_whitespace"}, {"op": "regex", "pattern": pat}]
+        rule = FieldRule(name="v", xpath=xpath, transforms=transforms)
+        got: dict[int, str] = {}
+        for idx, (url, root, _html) in enumerate(pages):
+            try:
+                v = extract_field(root, rule, page_url=url, params={})
+            except Exception:  # a value this rule cannot read: the forms stay as they are
+                got = {}
+                break
+            if v not in (None, ""):
+                got[idx] = clean(str(v))
+        if any(got.get(i) != clean(v) for i, v in known.items()):
+            continue  # the element holds more than the value on some page (lines split by <br>)
+        if len(got) <= max(len(keyed[k][5]) for k in keys):
+            continue
+        for k in keys:
+            del keyed[k]
+        keyed["forms:" + label] = (
+            label,
+            {"xpath": xpath, "transforms": transforms},
+            "pieces",
+            0.9,
+            False,
+            got,
+        )
+
+
 def detail_candidates(pages: list[tuple[str, Any, str]]) -> list[Candidate]:
     """Candidates from sample detail pages ``(url, root, html)``; values are listed per page."""
     n = len(pages)
@@ -84,6 +140,7 @@ def detail_candidates(pages: list[tuple[str, Any, str]]) -> list[Candidate]:
             add("title", None, {"xpath": "//title", "transforms": tr}, "title", 0.6, idx, v, True)
         for label, value, rule in structured.properties(html, url, root):
             add("sd:" + repr(rule), label, rule, "structured", 0.8, idx, value)
+    _merge_forms(keyed, pages)
     out = []
     for label, rule, origin, anchor, ident, vals in keyed.values():
         if len(vals) < max(1, (n + 1) // 2):

@@ -95,14 +95,7 @@ def _header_tables(items: list[Any]) -> list[Candidate]:
         xp = f"(.//table[tr[th[normalize-space()={xq(head)}]] or */tr[th[normalize-space()={xq(head)}]]]"
         xp += f"//tr[td])[1]/td[{i + 1}]"
         out.append(
-            Candidate(
-                label=head,
-                values=values,
-                rule={"xpath": xp, "transforms": [{"op": "collapse_whitespace"}]},
-                origin="table",
-                anchor=0.8,
-                notes=["a header table inside each record"],
-            )
+            regions.cell_candidate(head, values, xp, anchor=0.8, notes=["a header table inside each record"])
         )
     return out
 
