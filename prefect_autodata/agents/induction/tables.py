@@ -17,6 +17,7 @@ runtime reads with the rule's XPath, so sample values and extracted values agree
 from __future__ import annotations
 
 import copy
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -177,12 +178,16 @@ def tables(root: Any, *, min_rows: int = 2, merge: bool = True) -> list[Table]:
         if not bold_head and headrows.label_row(rest):  # <td> labels over typed columns (vBulletin)
             head, bold_head = [*head, rest[0]], True
             body = [tr for tr in body if tr not in head]
+        again = _repeated_header(head, body)  # the header shown again every n rows of a long table
+        body = [tr for tr in body if tr not in again]
         summary = None if _header_column(body) else _summary_row(body)
         if summary is not None:
             body = [tr for tr in body if tr is not summary]
         note = _note_row(body)
         if note is not None:
             body = [tr for tr in body if tr is not note]
+        odd = _other_shape(body)
+        body = [tr for tr in body if tr not in odd]
         if len(body) < min_rows and not _header_column(body):
             continue
         locate = _locator(table, head, all_tables)
@@ -223,9 +228,14 @@ def tables(root: Any, *, min_rows: int = 2, merge: bool = True) -> list[Table]:
         if bold_head:
             k, lab = next(((i, x) for i, x in enumerate(_expand(head[-1])) if x), (0, ""))
             rows_xp += f"[not(*[{k + 1}][normalize-space()={xq(lab)}])]"
+        if again and not bold_head and any(tr.find("td") is not None for tr in again):
+            k, lab = next(((i, x) for i, x in enumerate(_expand(again[0])) if x), (0, ""))
+            rows_xp += f"[not(*[{k + 1}][normalize-space()={xq(lab)}])]"
         if summary is not None:
             rows_xp += _exclude(summary, body)
-        if note is not None:
+        if odd:
+            rows_xp += "[not(*[@colspan > 1])]"  # the note row too: it spans the table
+        elif note is not None:
             rows_xp += "[not(count(*) = 1 and *[@colspan > 1])]"
         out.append(
             Table(
@@ -392,6 +402,38 @@ def _note_row(body: list[Any]) -> Any | None:
     if len(cells) != 1 or common < 2 or _span(cells[0]) < common:
         return None
     return body[-1]
+
+
+def _repeated_header(head: list[Any], body: list[Any]) -> list[Any]:
+    """Body rows that repeat the header's lowest row (a long table shows its header again every ten or
+    twenty rows): labels, not one more record."""
+    if not head:
+        return []
+    labels = _expand(head[-1])
+    return [tr for tr in body if any(labels) and _expand(tr) == labels]
+
+
+def _other_shape(body: list[Any]) -> list[Any]:
+    """Rows of another kind inside a table of records: a few rows holding a cell across several columns
+    ("0.135 Dividend" across the six price columns of a trading day, "3:2 Stock Split", a remark) among
+    rows that lay one cell in each column. They are events or notes beside the records, not records
+    with empty fields (read as records they double a day and leave its prices empty). A row that is one
+    cell across the whole table (an episode's summary under each episode's row) is no record however
+    many there are. None when the records themselves span columns, or when partly spanning rows are
+    not a minority."""
+    if len(body) < 4:
+        return []
+    spanned = [tr for tr in body if any(_span(c) > 1 for c in _cells(tr))]
+    plain = [len(_cells(tr)) for tr in body if tr not in spanned]
+    if not spanned or len(plain) < 2:
+        return []
+    width = max(set(plain), key=plain.count)
+    if width < 3 or plain.count(width) < 0.8 * len(plain):
+        return []
+    across = [tr for tr in spanned if len(_cells(tr)) == 1 and _span(_cells(tr)[0]) >= width]
+    if len(spanned) * 3 > len(body) and len(across) < len(spanned):
+        return []
+    return spanned if all(len(_cells(tr)) < width for tr in spanned) else []
 
 
 def _exclude(row: Any, body: list[Any]) -> str:
@@ -607,6 +649,48 @@ def _grab(pattern: str, value: str) -> str:
     return clean(m.group(1)) if m else ""
 
 
+# Asides a cell holds beside its value: a footnote mark (``<sup>[11]</sup>``, a ``<sup>`` linking a note on
+# the page) and text the page hides (a sort key, a machine-readable date in a ``display:none`` span).
+_ASIDE = (
+    "self::sup[starts-with(normalize-space(), '[') or .//a[starts-with(@href, '#')]]"
+    " or @hidden or contains(translate(@style, ' ', ''), 'display:none')"
+)
+
+
+def _shown(t: Table, i: int) -> tuple[dict[str, Any], list[str]] | None:
+    """(rule, values) reading what the cells of column ``i`` show without their asides, when most of its
+    cells hold one ("7.41[11]" is 7.41 viewers; "7037128000000000000♠7,128 m" a hidden sort key before
+    the height; "September 24, 2012" beside a hidden "(2012-09-24)"); None when they hold none."""
+    cells = [(_cells(tr) + [None] * (i + 1))[i] for tr in t.body]
+    texts = [c for c in cells if c is not None and cell_text(c)]
+    if len(texts) < 2 or not _mostly([bool(c.xpath(f".//*[{_ASIDE}]")) for c in texts], 0.6):
+        return None
+    rule = {
+        "xpath": f"{t.cell_xpath(i)}//text()[not(ancestor::*[{_ASIDE}])]",
+        "join": " ",
+        "transforms": [{"op": "collapse_whitespace"}],
+    }
+    values = _read(t.body, rule)
+    if not _mostly([bool(v) for v in values if v is not None], 0.6):
+        return None
+    # the runtime joins the text pieces with a space: only where that is what the cell shows without its
+    # asides ("PG" "-13" in two spans is "PG-13", which the joined pieces would not read)
+    for c, v in zip(cells, values, strict=True):
+        if c is not None and clean(v) != _without_asides(c):
+            return None
+    return rule, values
+
+
+def _without_asides(cell: Any) -> str:
+    """The cell's text as the page shows it, its asides taken out (their tails kept)."""
+    cell = copy.deepcopy(cell)
+    for e in cell.xpath(f".//*[{_ASIDE}]"):
+        parent = e.getparent()
+        if parent is not None:
+            e.drop_tree()
+    return cell_text(cell)
+
+
 def _block_parts(t: Table, i: int) -> list[tuple[dict[str, Any], list[str]]]:
     """(rule, values) per child element of cells stacking values as elements (a name link over a
     title ``<div>``): ``regions.cell_blocks``."""
@@ -633,6 +717,16 @@ def with_parts(t: Table, cands: list[Any]) -> list[Any]:
     for i, whole in enumerate(cands[: len(t.labels)]):
         if not any(t.columns[i]):
             continue  # no values: no pieces either
+        shown = _shown(t, i)
+        if shown is not None:  # the column as shown, its footnote marks and hidden text left out
+            rule, vals = shown
+            out[next(k for k, c in enumerate(out) if c is whole)] = dataclasses.replace(
+                whole,
+                rule=rule,
+                values=vals,
+                notes=[*whole.notes, "read without footnote marks and hidden text"],
+            )
+            continue
         parts = _line_parts(t, i) or _text_parts(t, i)
         blocks = [] if parts else _block_parts(t, i)
         parts = parts or blocks
