@@ -1285,6 +1285,9 @@ def repair_spec(spec: CollectorSpec, issues: list[Any]) -> tuple[CollectorSpec, 
         if getattr(issue, "kind", "") == "duplicate_key" and wide and wide != list(spec.primary_key):
             data = {**spec.model_dump(mode="json", exclude_none=True), "primary_key": wide}
             return CollectorSpec.model_validate(data), f"primary key widened to {wide}"
+    dropped = drop_wrong_rules(spec, issues)
+    if dropped is not None:
+        return dropped
     for issue in issues:
         fld = getattr(issue, "field", None)
         if getattr(issue, "kind", "") != "type_mismatch" or not fld:
@@ -1307,6 +1310,61 @@ def repair_spec(spec: CollectorSpec, issues: list[Any]) -> tuple[CollectorSpec, 
                 CollectorSpec.model_validate(data),
                 f"column {fld!r} kept as text (values are not all {issue.message.split(' are not ')[-1].split(' ')[0]})",
             )
+    return None
+
+
+#: test findings that say a rule reads another slot than its field's (``agents.test``): no local edit
+#: makes such a rule right, so it is dropped and the field is reported ``not produced``
+WRONG_RULE_KINDS = ("wrong_values", "same_values", "header_mismatch")
+
+
+def drop_wrong_rules(spec: CollectorSpec, issues: list[Any]) -> tuple[CollectorSpec, str] | None:
+    """``spec`` without the rules the test found reading another slot than their field's (values that
+    contradict the name, the same values as another field, a cell under another field's header), the
+    fields kept as declared columns (``not produced``) and out of the primary key; None when none."""
+    wrong = list(
+        dict.fromkeys(getattr(i, "field", None) for i in issues if getattr(i, "kind", "") in WRONG_RULE_KINDS)
+    )
+    wrong = [f for f in wrong if f]
+    if not wrong:
+        return None
+    data = spec.model_dump(mode="json", exclude_none=True)
+    gone: list[str] = []
+    for s in data["sources"]:
+        for holder in (s, s.get("detail") or {}):
+            if "fields" in holder:
+                keep = [f for f in holder["fields"] if f["name"] not in wrong or f.get("internal")]
+                gone += [f["name"] for f in holder["fields"] if f not in keep]
+                holder["fields"] = keep
+    if not gone:
+        return None
+    if data.get("columns"):
+        have = {c["name"] for c in data["columns"]}
+        data["columns"] += [{"name": f} for f in dict.fromkeys(gone) if f not in have]
+    pk = [k for k in data.get("primary_key", []) if k not in gone]
+    if pk or not data.get("primary_key"):
+        data["primary_key"] = pk
+    try:
+        out = CollectorSpec.model_validate(data)
+    except Exception:  # a spec the runtime would not take (a source left without fields)
+        return None
+    return out, "rules reading another slot dropped: " + ", ".join(dict.fromkeys(gone))
+
+
+#: test findings whose derived spec (``agents.test.derive``) is the repair: cells read under other fields'
+#: headers recounted, summary and header rows left out of the records
+DERIVED_REPAIR_KINDS = ("header_mismatch", "summary_rows", "header_rows")
+
+
+def _derived(current: CollectorSpec, last: Any, issues: list[Any]) -> tuple[CollectorSpec, str] | None:
+    """The spec the test derived from its findings (in ``last.derived``) for ``DERIVED_REPAIR_KINDS``:
+    the rules moved to the columns their headers name, or rows that are no records left out; tried
+    before dropping rules."""
+    if not any(getattr(i, "kind", "") in DERIVED_REPAIR_KINDS for i in issues):
+        return None
+    for why, spec in getattr(last, "derived", None) or []:
+        if spec.model_dump(exclude_none=True) != current.model_dump(exclude_none=True):
+            return spec, why
     return None
 
 
@@ -1334,7 +1392,7 @@ def repair(
     ]
     if sig in earlier:
         return None
-    fixed = repair_spec(current, issues)
+    fixed = _derived(current, last, issues) or repair_spec(current, issues)
     if fixed is None:
         return None
     spec, why = fixed

@@ -32,12 +32,22 @@ FIELD_BAD_KINDS = (
     "label_text",
     "merged_fields",
     "swapped_fields",
+    "wrong_values",
+    "same_values",
+    "header_mismatch",
 )
 #: findings on a field the user named that keep a table from being landed at all: no rule reads the
 #: field, or what it reads is label text. A rule null in the whole sample is a sparse field (few papers
 #: have supplementary material), and a mistyped one is doubtful: a name's type is a guess ("mpg" reads
 #: "22 city / 30 hwy")
-UNMET_KINDS = ("missing_field", "not_produced", "label_text", "merged_fields", "swapped_fields")
+UNMET_KINDS = (
+    "missing_field",
+    "not_produced",
+    "label_text",
+    "merged_fields",
+    "swapped_fields",
+    *("wrong_values", "same_values", "header_mismatch"),  # values that contradict the field (agents.test)
+)
 #: a landed table has under this share of the user-named fields unmet: one of five or more requested
 #: fields, two of nine, that the source does not have at all (a catalog without bibtex or
 #: supplementary-material links) are shown as ``rule: null`` in ``collect --json``; one of three or

@@ -66,10 +66,19 @@ class DevelopResult(BaseModel):
 
 
 class _FetchOnce:
-    """A fetcher that answers each URL once (the response, or the same error, again after that)."""
+    """A fetcher that answers each URL once (the response, or the same error, again after that), and
+    parses each page once (``parsed``): the findings, the stated total and the derived specs read it."""
 
     def __init__(self, fetcher: Any) -> None:
-        self._fetcher, self._got = fetcher, {}
+        self._fetcher, self._got, self._roots = fetcher, {}, {}
+
+    def parsed(self, url: str) -> Any:
+        """The page at ``url`` parsed (``dom.parse``), once; raises as ``get`` does."""
+        from prefect_autodata.agents.induction.dom import parse
+
+        if url not in self._roots:
+            self._roots[url] = parse(self.get(url).text)
+        return self._roots[url]
 
     def get(self, url: str) -> Any:
         if url not in self._got:
@@ -184,12 +193,21 @@ FAILING_FINDINGS = (
     "nested_records",
     "swapped_fields",
     "duplicate_key",
+    "wrong_values",
+    "same_values",
+    "header_mismatch",
+    "summary_rows",
+    "header_rows",
 )
 """Findings that fail a dry run: a requested field no rule fills (also a declared column without a
 rule), a rule that fills nothing, values that are label text (a label, a column header, another
 field's label constant over the records), values that hold another requested field's value too
 (``312 Posts 48 Topics`` read as the topics), a listing read only in part, records read from the
-site's navigation, records that are groups of records, a key that repeats. Values of another type than the field's name
+site's navigation, records that are groups of records, a key that repeats; values that flatly
+contradict the field's name (``wrong_values``: a year of 5-digit numbers, an age of words), two fields
+reading the same values (``same_values``), a table cell under a header that does not name its field
+while another column's header does (``header_mismatch``), summary rows and repeated header rows among
+the records (``summary_rows``, ``header_rows``). Values of another type than the field's name
 implies (``type_conformity``) lower a candidate's rank but do not fail it: a name's expected type is
 a guess ("open" is a time, or a price).
 
@@ -225,24 +243,32 @@ def rule_text(rule: Any) -> str:
     return "page url"
 
 
+def _parsed_page(fetcher: Any, url: str) -> Any:
+    """``url`` parsed: once per test through ``_FetchOnce.parsed``, else parsed here."""
+    from prefect_autodata.agents.induction.dom import parse
+
+    if isinstance(fetcher, _FetchOnce):
+        return fetcher.parsed(url)
+    return parse(fetcher.get(url).text)
+
+
 def _stated_total(spec: CollectorSpec, fetcher: Any) -> tuple[int, str] | None:
-    """The total the first listing page states ("Showing 1-20 of 447"), for sources without pagination."""
+    """The total the first listing page states ("Showing 1-20 of 447"), for sources without pagination
+    (the page ``_listing_pages`` parsed, not parsed again)."""
+    from prefect_autodata.agents.induction.dom import text as visible
     from prefect_autodata.agents.induction.pagination import stated_total
 
     for s in spec.sources:
-        if s.kind != "html" or not s.emit or s.pagination is not None or "{" in s.request.url or not fetcher:
+        url = _page_url(spec, s)
+        if s.kind != "html" or not s.emit or s.pagination is not None or url is None or not fetcher:
             continue
         try:
-            text = fetcher.get(s.request.url).text
+            root = _parsed_page(fetcher, url)
         except Exception:  # the dry run already reported an unreachable page
             return None
-        from prefect_autodata.agents.induction.dom import parse
-        from prefect_autodata.agents.induction.dom import text as visible
-
-        root = parse(text)
         body = root.find("body") if root is not None else None
         total = stated_total(visible(body if body is not None else root)) if root is not None else None
-        return (total, s.request.url) if total else None
+        return (total, url) if total else None
     return None
 
 
@@ -346,6 +372,10 @@ def field_findings(
                     )
                 )
     out += swapped_fields(spec, rep, requested, skip={i.field for i in out if i.kind in FAILING_FINDINGS})
+    failing = {i.field for i in out if i.kind in FAILING_FINDINGS}
+    out += value_findings(rules, rep.sample, requested, failing)
+    out += header_findings(pages, requested, failing)
+    out += row_findings(rep.sample, requested, headers)
     out += table_findings(spec, rep)
     for s, root in pages:
         nested = nested_records(s, root)
@@ -713,7 +743,9 @@ def unnest(spec: CollectorSpec, fetcher: Any) -> CollectorSpec | None:
     data = spec.model_dump(mode="json", exclude_none=True)
     changed = False
     for (s, root), src in zip(
-        _listing_pages(spec, fetcher), [x for x in data["sources"] if _listing_like(x)], strict=False
+        _listing_pages(spec, fetcher),
+        [x for x in data["sources"] if _listing_like(x, bool(spec.base_url))],
+        strict=False,
     ):
         got = _nested(s, root)
         if got is None or src.get("name") != s.name:
@@ -742,26 +774,34 @@ def unnest(spec: CollectorSpec, fetcher: Any) -> CollectorSpec | None:
     return CollectorSpec.model_validate(data) if changed else None
 
 
-def _listing_like(src: dict) -> bool:
+def _listing_like(src: dict, base: bool = False) -> bool:
     """A dumped source ``_listing_pages`` reads (same filter, on the spec's JSON form)."""
     rec = src.get("records") or {}
     url = (src.get("request") or {}).get("url", "")
+    url = url.replace("{base_url}", "") if base else url
     return src.get("kind") == "html" and src.get("emit", True) and bool(rec.get("xpath")) and "{" not in url
+
+
+def _page_url(spec: CollectorSpec, source: Any) -> str | None:
+    """The source's first page as fetched: ``{base_url}`` resolved by the spec's, None while the URL
+    still has a parameter (a page per ticker or season is not one listing)."""
+    url = source.request.url
+    if "{base_url}" in url and spec.base_url:
+        url = url.replace("{base_url}", str(spec.base_url).rstrip("/"))
+    return None if "{" in url else url
 
 
 def _listing_pages(spec: CollectorSpec, fetcher: Any) -> list[tuple[Any, Any]]:
     """(source, parsed first page) of each HTML listing source the spec emits from (records by XPath)."""
-    from prefect_autodata.agents.induction.dom import parse
-
     out: list[tuple[Any, Any]] = []
     if fetcher is None:
         return out
     for s in spec.sources:
-        sel = s.records
-        if s.kind != "html" or not s.emit or sel is None or not sel.xpath or "{" in s.request.url:
+        sel, url = s.records, _page_url(spec, s)
+        if s.kind != "html" or not s.emit or sel is None or not sel.xpath or url is None:
             continue
         try:
-            root = parse(fetcher.get(s.request.url).text)
+            root = _parsed_page(fetcher, url)
         except Exception:  # the dry run already reported an unreachable page
             continue
         if root is not None:
@@ -843,6 +883,10 @@ def derive(
         un = unnest(spec, fetcher)
         if un is not None:
             return [("the members of the lists its records held, read as the records", un)]
+    if any(i.kind == "header_mismatch" for i in found):
+        rc = recount_cells(spec, _listing_pages(spec, fetcher), found)
+        if rc is not None:
+            return [("table cells counted with the row's header cells, as the column headers say", rc)]
     out, why = spec, []
     swapped = [i.field for i in found if i.kind == "swapped_fields" and i.field]
     if swapped:
@@ -854,6 +898,12 @@ def derive(
         sep = separate(out, merged, rep.sample, requested)
         if sep is not None:
             out, why = sep, [*why, "values holding several fields split by their units"]
+    if any(i.kind in ("summary_rows", "header_rows") for i in found):
+        pages = _listing_pages(spec, fetcher)
+        headers = set().union(*(_column_headers(root) for _, root in pages)) if pages else set()
+        ex = exclude_rows(out, found, rep.sample, requested, headers)
+        if ex is not None:
+            out, why = ex, [*why, "summary and header rows left out of the records"]
     return [("; ".join(why), out)] if why else []
 
 
@@ -985,5 +1035,405 @@ def swap(spec: CollectorSpec, pairs: list[tuple[str, str]]) -> CollectorSpec | N
             where[a].update({**rb, "name": a})
             where[b].clear()
             where[b].update({**ra, "name": b})
+            changed = True
+    return CollectorSpec.model_validate(data) if changed else None
+
+
+# ------------------------------------------------------------------------------------------ values against names
+
+#: value families whose values are numbers: a column of them with letters and no digit reads another slot
+_NUMERIC_FAMILIES = frozenset(
+    {"integer", "number", "money", "percent", "duration", "height", "length", "weight"}
+)
+_YEAR = re.compile(r"(?<!\d)(?:1[5-9]\d\d|20\d\d)(?!\d)")
+_BARE_NUMBER = re.compile(r"^[\s$€£¥+\-−.,%\d]*\d[\s$€£¥+\-−.,%\d]*$")
+WRONG_VALUES_MIN = 3  # non-empty sampled values a column needs before its values can contradict its name
+WRONG_VALUES_SHARE = 0.8  # share of them that must contradict the name
+
+
+def _number(v: Any) -> float | None:
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int | float):
+        return float(v)
+    t = str(v).strip().replace(",", "")
+    return float(t) if re.fullmatch(r"[+-]?\d+(?:\.\d+)?", t) else None
+
+
+def contradicting_values(field: str, values: list[Any], rule: Any = None) -> str | None:
+    """Why ``values`` cannot be what ``field``'s name promises (its word role, ``lexicon.family``), or
+    None. Only flat contradictions count, never a guess about format: a year column of 5-digit numbers
+    or of words, a number column (an age, a count, a price) of words without a digit, a person column of
+    bare numbers, a date without a digit, a percent over 100, a rating of counts (spread over more than
+    ten times, all over 100), a url of words, a date read from outside the records that is one constant
+    over the whole sample (a page's date, not each record's)."""
+    from prefect_autodata.agents.induction.lexicon import family
+
+    texts = [" ".join(str(v).split()) for v in values if v not in (None, "")]
+    if len(texts) < WRONG_VALUES_MIN:
+        return None
+    fam = family(field)
+    need = WRONG_VALUES_SHARE * len(texts)
+    digitless = [t for t in texts if re.search(r"[^\W\d_]", t) and not re.search(r"\d", t)]
+    nums = [x for x in (_number(v) for v in values if v not in (None, "")) if x is not None]
+    eg = repr(texts[0][:30])
+    if fam == "year":
+        wide = [x for x in nums if abs(x) >= 10000]
+        if len(wide) >= need:
+            return f"a year, but {len(wide)} of {len(texts)} values are numbers of five or more digits (e.g. {eg})"
+        if len(digitless) >= need:
+            return (
+                f"a year, but {len(digitless)} of {len(texts)} values are words without a digit (e.g. {eg})"
+            )
+    if fam in _NUMERIC_FAMILIES and len(digitless) >= need:
+        return f"a {fam}, but {len(digitless)} of {len(texts)} values are words without a digit (e.g. {eg})"
+    if fam == "person":
+        bare = [t for t in texts if _BARE_NUMBER.match(t)]
+        if len(bare) >= need:
+            return f"a person, but {len(bare)} of {len(texts)} values are bare numbers (e.g. {eg})"
+    if fam == "date":
+        if len(digitless) >= need:
+            return (
+                f"a date, but {len(digitless)} of {len(texts)} values are words without a digit (e.g. {eg})"
+            )
+        expr = str(getattr(rule, "xpath", None) or "").strip()
+        if len(texts) >= 5 and len(set(texts)) == 1 and expr and not expr.startswith("."):
+            return (
+                f"a date of each record, but it is one constant read from the page ({eg}, rule {expr[:60]})"
+            )
+    if fam == "percent" and len(nums) >= need and sum(1 for x in nums if abs(x) > 100) >= need:
+        return f"a percentage, but {len(texts)} values are mostly over 100 (e.g. {eg})"
+    if fam == "rating" and len(nums) >= need and min(nums) >= 100 and max(nums) >= 10 * min(nums):
+        return f"a rating, but the values are counts from {min(nums):g} to {max(nums):g} (e.g. {eg})"
+    if fam == "url" and sum(1 for t in texts if not re.search(r"[/.:@]", t)) >= need:
+        return f"a url, but the values are words without a path (e.g. {eg})"
+    return None
+
+
+def value_findings(rules: dict[str, Any], sample: list[dict], requested: list[str], skip: set) -> list[Issue]:
+    """``wrong_values``: a requested field whose values contradict its name (``contradicting_values``);
+    ``same_values``: two requested fields of unlike names that read the same values in every sampled row
+    (one rule reads the other's slot): the one whose values fit its name worse is reported, both when
+    they fit alike."""
+    from prefect_autodata.agents.induction.matching import name_score, type_agreement
+
+    out: list[Issue] = []
+    cols: dict[str, list[Any]] = {}
+    for f in requested:
+        if f not in rules or f in skip:
+            continue
+        vals = [r.get(f) for r in sample if r.get(f) not in (None, "")]
+        why = contradicting_values(f, vals, rules[f])
+        if why:
+            out.append(
+                Issue(
+                    kind="wrong_values",
+                    source="*",
+                    field=f,
+                    message=f"field {f!r} should hold {why}; rule {rule_text(rules[f])}",
+                )
+            )
+        else:
+            cols[f] = vals
+    names = [f for f in cols if len(cols[f]) >= WRONG_VALUES_MIN]
+    flagged: set[str] = set()
+    for i, f in enumerate(names):
+        for g in names[i + 1 :]:
+            both = [
+                (r.get(f), r.get(g))
+                for r in sample
+                if r.get(f) not in (None, "") or r.get(g) not in (None, "")
+            ]
+            if len(both) < WRONG_VALUES_MIN or any(str(a) != str(b) for a, b in both):
+                continue
+            if len({str(a) for a, _ in both}) < 2 or name_score(f, g) >= 0.8 or name_score(g, f) >= 0.8:
+                continue  # one constant fits any two names; synonyms ("name", "title") may read one slot
+            ff, gg = type_agreement(f, cols[f]), type_agreement(g, cols[g])
+            for a, b in ((f, g), (g, f)):
+                worse = (ff < gg) if a == f else (gg < ff)
+                if (worse or ff == gg) and a not in flagged:
+                    flagged.add(a)
+                    out.append(
+                        Issue(
+                            kind="same_values",
+                            source="*",
+                            field=a,
+                            message=f"fields {a!r} and {b!r} read the same values in all {len(both)} sampled "
+                            f"rows (e.g. {str(both[0][0])[:30]!r}); {a!r}'s rule {rule_text(rules[a])} reads "
+                            "another field's slot",
+                        )
+                    )
+    return out
+
+
+# ------------------------------------------------------------------------------------------ cells against headers
+
+_CELL_RULE = re.compile(r"^\./(td|th|\*)\[(\d+)\](.*)$")
+HEADER_OWN_MAX = 0.3  # a column header naming the field this little says nothing for it
+HEADER_OTHER_MIN = 0.95  # ... while another column's header names the field outright
+
+
+def _span(cell: Any) -> int:
+    try:
+        return max(1, int(cell.get("colspan") or 1))
+    except ValueError:
+        return 1
+
+
+def _header_row(row: Any) -> list[str] | None:
+    """The texts of the header row over the table ``row`` is in, one per column (colspans repeated)."""
+    from prefect_autodata.agents.induction.dom import text
+
+    table = next((a for a in row.iterancestors() if a.tag == "table"), None)
+    if table is None:
+        return None
+    heads = (
+        table.xpath("./thead/tr[last()]")
+        or [r for r in table.xpath("./tr | ./tbody/tr") if r.xpath("./th") and not r.xpath("./td")][:1]
+    )
+    if not heads or heads[0] is row:
+        return None
+    out: list[str] = []
+    for c in heads[0].xpath("./th | ./td"):
+        out += [_norm_text(text(c))] * _span(c)
+    return out
+
+
+def _cell_column(row: Any, tag: str, k: int) -> tuple[int, int] | None:
+    """(column index, cell index among all cells) of the row's ``tag[k]`` cell (``*``: any cell)."""
+    cells = row.xpath("./th | ./td")
+    col = 0
+    seen = 0
+    for idx, c in enumerate(cells):
+        if tag == "*" or c.tag == tag:
+            seen += 1
+            if seen == k:
+                return col, idx
+        col += _span(c)
+    return None
+
+
+def header_mismatches(source: Any, root: Any, requested: list[str]) -> list[tuple[str, str, str, int]]:
+    """Table cells read under a column header that does not name their field while another column's
+    header names it outright (``Age`` over the cell read as the season, ``Season`` over another column):
+    (field, the header over the cell read, the header naming the field, that header's column, 1-based)."""
+    from prefect_autodata.agents.induction.matching import name_score
+
+    sel = getattr(source, "records", None)
+    expr = getattr(sel, "xpath", None) if sel is not None else None
+    if not expr:
+        return []
+    try:
+        rows = [r for r in root.xpath(expr) if getattr(r, "tag", None) == "tr"][:8]
+    except Exception:
+        return []
+    out = []
+    for f in source.fields:
+        if f.internal or f.name not in requested or f.kind != "xpath":
+            continue
+        m = _CELL_RULE.match((f.expr or "").strip())
+        if not m:
+            continue
+        votes: dict[tuple[str, str, int], int] = {}
+        for row in rows:
+            heads = _header_row(row)
+            got = _cell_column(row, m.group(1), int(m.group(2))) if heads else None
+            if not heads or got is None or got[0] >= len(heads) or len(set(heads)) < len(heads) * 0.8:
+                continue
+            own = heads[got[0]]
+            scores = [name_score(f.name, h) if h else 0.0 for h in heads]
+            best = max(range(len(heads)), key=lambda j: scores[j])
+            if (
+                name_score(f.name, own) < HEADER_OWN_MAX
+                and scores[best] >= HEADER_OTHER_MIN
+                and best != got[0]
+            ):
+                key = (own, heads[best], best + 1)
+                votes[key] = votes.get(key, 0) + 1
+        if votes and sum(votes.values()) * 2 >= len(rows):
+            own, better, col = max(votes, key=votes.get)
+            out.append((f.name, own, better, col))
+    return out
+
+
+def header_findings(pages: list[tuple[Any, Any]], requested: list[str], skip: set) -> list[Issue]:
+    """``header_mismatch`` per field ``header_mismatches`` finds on a listing's first page."""
+    out = []
+    for s, root in pages:
+        for f, own, better, col in header_mismatches(s, root, requested):
+            if f in skip:
+                continue
+            out.append(
+                Issue(
+                    kind="header_mismatch",
+                    source=s.name,
+                    field=f,
+                    message=f"field {f!r} reads the column headed {own!r}, while column {col} is headed "
+                    f"{better!r}",
+                )
+            )
+    return out
+
+
+def recount_cells(
+    spec: CollectorSpec, pages: list[tuple[Any, Any]], found: list[Issue]
+) -> CollectorSpec | None:
+    """The spec whose table-cell rules count every cell of the row (``./*[k]``), header cells (``<th>``
+    of a row's first column) included, when that is what the header mismatches say: every mismatched
+    field's rule ``./td[k]`` sits where the header naming it is the row's k-th cell. None otherwise."""
+    bad = {(i.source, i.field) for i in found if i.kind == "header_mismatch"}
+    if not bad:
+        return None
+    data = spec.model_dump(mode="json", exclude_none=True)
+    changed, retyped = False, set()
+    for s, root in pages:
+        mism = [x for x in header_mismatches(s, root, [f for src, f in bad if src == s.name])]
+        if not mism:
+            continue
+        rules = {f.name: f for f in s.fields}
+        fits = True
+        for name, _own, _better, col in mism:
+            m = _CELL_RULE.match((rules[name].expr or "").strip())
+            if not m or m.group(1) != "td" or int(m.group(2)) != col:
+                fits = False
+        if not fits:
+            continue
+        src = next(x for x in data["sources"] if x.get("name") == s.name)
+        for f in src.get("fields", []):
+            m = _CELL_RULE.match((f.get("xpath") or "").strip())
+            if m and m.group(1) == "td":
+                f["xpath"] = f"./*[self::td or self::th][{m.group(2)}]{m.group(3)}"
+                # the value type was induced from the cell read before: the new cell's text stays text
+                f["transforms"] = [t for t in f.get("transforms", []) if t.get("op") in _TEXT_OPS]
+                f.pop("type", None)
+                retyped.add(f["name"])
+                changed = True
+    for c in data.get("columns", []):
+        if c["name"] in retyped:
+            c.pop("type", None)
+    return CollectorSpec.model_validate(data) if changed else None
+
+
+_TEXT_OPS = ("strip", "collapse_whitespace")
+
+
+# ------------------------------------------------------------------------------------------ rows that are no records
+
+_SUMMARY_WORDS = frozenset(
+    "total totals career average averages avg sum subtotal subtotals grand overall mean".split()
+)
+_SUMMARY_ALSO = frozenset("per game games season seasons year years yr yrs all of league".split())
+
+
+def _summary_text(v: str) -> bool:
+    """A cell that only says it sums the rows: "Career", "Totals", "Average per game", "Total (3 yrs)" -
+    summary words, numbers and a few counted words, led by a summary word ("Total Recall" is a title)."""
+    t = re.sub(r"\([^)]*\)", " ", v)
+    words = [w.lower() for w in re.findall(r"[^\W\d_]+", t)]
+    return (
+        bool(words) and words[0] in _SUMMARY_WORDS and all(w in _SUMMARY_WORDS | _SUMMARY_ALSO for w in words)
+    )
+
+
+ROW_MARK_MAX_SHARE = 0.25  # rows of the sample that may be marked: more are the data's own values
+
+
+def row_marks(sample: list[dict], requested: list[str], headers: set[str]) -> dict[str, tuple[str, set[str]]]:
+    """Rows inside the records that are no records, as field -> (kind, the values that mark them): a
+    summary row (a text cell starting "Total", "Career", "Average" in a few rows while the other rows
+    hold values) and a header row repeated inside the table (two or more cells that are the page's
+    column headers or name their own field). Only a minority of the sampled rows counts."""
+    from prefect_autodata.agents.induction.matching import name_score
+    from prefect_autodata.runtime.runner import LINEAGE_URL
+
+    rows = [{k: v for k, v in r.items() if k != LINEAGE_URL} for r in sample]
+    if len(rows) < 4:
+        return {}
+    most = max(1, int(ROW_MARK_MAX_SHARE * len(rows)))
+    out: dict[str, tuple[str, set[str]]] = {}
+    summary: dict[str, set[str]] = {}
+    n_summary = 0
+    for r in rows:
+        hit = False
+        for f in requested:
+            v = r.get(f)
+            if isinstance(v, str) and len(v.strip()) <= 30 and _summary_text(v):
+                summary.setdefault(f, set()).add(" ".join(v.split()))
+                hit = True
+        n_summary += hit
+    if 0 < n_summary <= most:
+        for f, vals in summary.items():
+            out[f] = ("summary_rows", vals)
+    heads: dict[str, set[str]] = {}
+    n_head = 0
+    for r in rows:
+        cells = [
+            f
+            for f in requested
+            if isinstance(r.get(f), str)
+            and r[f].strip()
+            and (_norm_text(r[f]) in headers or name_score(f, r[f]) >= 0.95)
+        ]
+        if len(cells) >= 2:
+            n_head += 1
+            for f in cells:
+                heads.setdefault(f, set()).add(" ".join(r[f].split()))
+    if 0 < n_head <= most:
+        for f, vals in heads.items():
+            out.setdefault(f, ("header_rows", vals))
+    return out
+
+
+def row_findings(sample: list[dict], requested: list[str], headers: set[str]) -> list[Issue]:
+    """``summary_rows`` / ``header_rows`` per field ``row_marks`` finds (they fail the dry run; ``derive``
+    builds the spec whose records leave those rows out)."""
+    out = []
+    for f, (kind, vals) in row_marks(sample, requested, headers).items():
+        what = "summary rows" if kind == "summary_rows" else "column header rows repeated inside the table"
+        shown = ", ".join(repr(v) for v in sorted(vals)[:3])
+        out.append(
+            Issue(kind=kind, source="*", field=f, message=f"the records include {what} ({f!r} reads {shown})")
+        )
+    return out
+
+
+def _literal(v: str) -> str | None:
+    if "'" not in v:
+        return f"'{v}'"
+    return f'"{v}"' if '"' not in v else None
+
+
+def exclude_rows(
+    spec: CollectorSpec, found: list[Issue], sample: list[dict], requested: list[str], headers: set[str]
+) -> CollectorSpec | None:
+    """The spec whose records leave out the summary and header rows the findings name: each source's
+    records get a predicate on the marking field's own rule (``[not(starts-with(normalize-space(./td[1]),
+    'Career'))]``). None when no marked field has a rule relative to its record."""
+    marks = row_marks(sample, requested, headers)
+    want = {i.field for i in found if i.kind in ("summary_rows", "header_rows")}
+    data = spec.model_dump(mode="json", exclude_none=True)
+    changed = False
+    for src in data["sources"]:
+        rec = src.get("records") or {}
+        if not rec.get("xpath"):
+            continue
+        conds = []
+        for f in src.get("fields", []):
+            expr = (f.get("xpath") or "").strip()
+            if f["name"] not in want or f["name"] not in marks or not expr.startswith("."):
+                continue
+            kind, vals = marks[f["name"]]
+            for v in sorted(vals):
+                lit = _literal(v)
+                if lit is None:
+                    continue
+                test = (
+                    "starts-with(normalize-space({e}), {v})"
+                    if kind == "summary_rows"
+                    else "normalize-space({e})={v}"
+                )
+                conds.append(test.format(e=expr, v=lit))
+        if conds:
+            rec["xpath"] = f"({rec['xpath']})[not({' or '.join(conds)})]"
             changed = True
     return CollectorSpec.model_validate(data) if changed else None
