@@ -1,8 +1,9 @@
 """Accuracy of the plan agent's offline parser on the hand-written paraphrase set (tests/data/requests).
 
 Per kind of record and overall, for the dev and the held-out split: entity recognised, requested fields
-recovered (exact set of normalised names), filters and time scope exact, and sentences that name a
-source but come out unresolved. ``tests/unit/test_request_paraphrases.py`` asserts the thresholds.
+recovered (exact set of normalised names; a field a record kind reads as one of its columns also
+answers a label naming that column, through ``RequestField.aliases``: "wins" for ``w``), filters and
+time scope exact, and sentences that name a source but come out unresolved. ``tests/unit/test_request_paraphrases.py`` asserts the thresholds.
 
 Field names are compared as docs/requests.md ("Field names") says a name is normalised: the words
 must be the same, the number of the *last* word aside ("opening_hours" = "opening_hour",
@@ -72,6 +73,22 @@ def name_key(name: str) -> str:
     return "_".join([*words[:-1], _plain_singular(words[-1])]) if words else ""
 
 
+def _matched(got: list[set[str]], want: set[str]) -> bool:
+    """Whether every label can be given its own field (a matching of labels to the fields answering them)."""
+    owner: dict[int, str] = {}
+
+    def place(w: str, seen: set[int]) -> bool:
+        for i, g in enumerate(got):
+            if w in g and i not in seen:
+                seen.add(i)
+                if i not in owner or place(owner[i], seen):
+                    owner[i] = w
+                    return True
+        return False
+
+    return all(place(w, set()) for w in want)
+
+
 def judge(case: dict[str, Any], today: date, *, strict: bool = False) -> dict[str, bool]:
     """One case → which of entity / fields / filters+time / resolution the parse gets right."""
     from prefect_autodata.agents.offline.instruction import parse_request
@@ -88,7 +105,11 @@ def judge(case: dict[str, Any], today: date, *, strict: bool = False) -> dict[st
         fields_ok = r.all_fields
     elif want_fields:
         key = (lambda n: str(n).lower()) if strict else name_key
-        fields_ok = {key(f.normalized) for f in r.fields} == {key(w) for w in want_fields}
+        # a field answers a label by its normalised name (the user's words) or by a column a record kind
+        # reads it as (its aliases: "wins" -> W); each label answered by one field, no field left over
+        got = [{key(n) for n in [f.normalized, *f.aliases]} for f in r.fields]
+        want = {key(w) for w in want_fields}
+        fields_ok = len(got) == len(want) and all(g & want for g in got) and _matched(got, want)
     else:
         fields_ok = True
     got_filters = sorted((f.field, f.op, _norm(f.value)) for f in r.filters)

@@ -235,3 +235,29 @@ def plural(word: str) -> str:
     if w.endswith(("s", "x", "z", "ch", "sh")):
         return w + "es"
     return w + "s"
+
+
+def spelled(word: str, vocabulary: frozenset[str]) -> str | None:
+    """The one word of ``vocabulary`` (5+ letters) that ``word`` is a slip of the keyboard for: two
+    neighbouring letters swapped ("adderss"), a doubled letter written once ("adress") or a single one
+    twice ("pricce"), a vowel left out ("cusine"); else None. A slip that adds a letter is read only
+    when the letter doubles its neighbour, so a real word a letter longer stays itself ("prince" is no
+    "price", "scorer" no "score"); the caller keeps the words it knows."""
+    from rapidfuzz.distance import OSA
+
+    w = word.lower()
+    if len(w) < 5 or not w.isalpha() or w in vocabulary:
+        return None
+    hits = {v for v in vocabulary if len(v) >= 5 and OSA.distance(w, v, score_cutoff=1) == 1 and _slip(w, v)}
+    return hits.pop() if len(hits) == 1 else None
+
+
+def _slip(w: str, v: str) -> bool:
+    i = next((k for k, (a, b) in enumerate(zip(w, v, strict=False)) if a != b), min(len(w), len(v)))
+    if len(w) == len(v):  # swapped neighbours
+        return w[i + 2 :] == v[i + 2 :] and w[i : i + 2] == v[i : i + 2][::-1]
+    if len(w) < len(v):  # a letter left out: a vowel, or one of a double
+        x = v[i]
+        return w[i:] == v[i + 1 :] and (x in "aeiou" or x in v[max(0, i - 1) : i] + v[i + 1 : i + 2])
+    x = w[i]  # a letter written twice
+    return w[i + 1 :] == v[i:] and x in w[max(0, i - 1) : i] + w[i + 1 : i + 2]

@@ -57,9 +57,11 @@ def test_a_new_kind_in_one_file_drives_the_plan(volcano):
     assert msg.target_schema[2].type == "number"
     # The user's words map onto the kind's columns.
     r2 = make_plan("every volcano with its name and height", today=TODAY)
-    # The column keeps the user's word; the kind's column is what it is matched by.
+    # The column and the normalised name keep the user's words; the kind's column is the first alias
+    # it is matched by.
     assert r2.field_names == ["name", "height"]
-    assert [f.normalized for f in r2.fields] == ["name", "elevation"]
+    assert [f.normalized for f in r2.fields] == ["name", "height"]
+    assert [f.aliases[:1] for f in r2.fields] == [["name"], ["elevation"]]
 
 
 def test_a_new_kind_drives_discovery(volcano):

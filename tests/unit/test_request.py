@@ -47,9 +47,11 @@ def test_teams_without_a_season_are_understood():
 
 def test_fields_written_before_the_entity_and_possessive_lists():
     r = plan("name, team, height and weight of every NBA player in 2019")
-    # The columns keep the user's words; the kind's columns are what they are matched by.
+    # The columns and normalised names keep the user's words; the kind's columns are the first aliases
+    # they are matched by.
     assert r.kind == "nba_player" and r.field_names == ["name", "team", "height", "weight"]
-    assert [f.normalized for f in r.fields] == ["player_name", "team_abbr", "height", "weight"]
+    assert [f.normalized for f in r.fields] == ["name", "team", "height", "weight"]
+    assert [f.aliases[0] for f in r.fields] == ["PLAYER_NAME", "TEAM_ABBR", "HEIGHT", "WEIGHT"]
     assert r.is_resolved  # "every player" is a scope, not a missing name
     r = plan("Get all restaurants in Berlin with their addresses and phone numbers")
     assert [f.normalized for f in r.fields] == ["address", "phone_number"]

@@ -12,9 +12,11 @@ from prefect_autodata.agents.kinds._sport import (
     franchise,
     franchise_patterns,
     league,
+    players,
     register_teams,
     seasons_template,
 )
+from prefect_autodata.agents.request import EntityName, Filter
 
 if TYPE_CHECKING:
     from prefect_autodata.agents.request import Request
@@ -91,7 +93,15 @@ def _mlb_score(ctx: Context) -> float:
         return 88.0
     if lg.mlb_teams and not lg.nba_teams and not lg.nba_ctx:
         return 86.0
+    if _players(ctx) and not lg.nba_ctx and not lg.nba_teams and ctx.has(_HITTING + "|" + _PITCHING):
+        return 70.0  # "Gerrit Cole's pitching stats": baseball's words weigh over the NBA's "stats"
     return 0.0
+
+
+def _players(ctx: Context) -> list[str]:
+    """The players a request without a team names ("hitting stats for Shohei Ohtani and Aaron Judge");
+    none where it asks for team seasons (a capitalised site name there is no player)."""
+    return [] if league(ctx).mlb_teams or ctx.has(r"\bteams?\b") else players(ctx)
 
 
 class _MlbKind(TeamSeasonKind):
@@ -111,7 +121,16 @@ class _MlbKind(TeamSeasonKind):
         return 0.0
 
     def refine(self, req: Request, ctx: Context) -> None:
-        super().refine(req, ctx)
+        if named := _players(ctx):
+            # player seasons: the players named are the scope (no team, no sandbox template)
+            req.kind_scope = TeamScope()
+            req.entity = EntityName(
+                singular=f"player {self.stat} season", plural=f"player {self.stat} seasons"
+            )
+            req.filters = [f for f in req.filters if f.field != "player"]
+            req.filters.append(Filter(field="player", op="in", value=named))
+        else:
+            super().refine(req, ctx)
         hit, pit = ctx.has(_HITTING), ctx.has(_PITCHING)
         if hit == pit:
             req.unresolved.append(

@@ -72,6 +72,8 @@ ACRONYMS = frozenset(CONFERENCES) | frozenset(
     a for _, (_, al) in CONFERENCES.items() for a in al if a.isupper()
 )
 
+# A track the user names before the lower-case noun "track" ("in the Datasets and Benchmarks track").
+_SAID_TRACK = re.compile(r"\b([A-Z][\w-]*(?:\s+(?:and|&|[A-Z][\w-]*))*)\s+track\b")
 _PAPER_WORDS = r"\b(?:papers?|accepted|proceedings|publications?|articles?|conference|venue)\b"
 _PAPER_HEADS = (
     "paper",
@@ -158,6 +160,7 @@ class PaperKind(RecordKind):
     def refine(self, req: Request, ctx: Context) -> None:
         venue, _ = ctx.memo.get("paper.venue") or find_venue(ctx.text)
         scope = PaperScope(venue=venue)
+        pat = ""
         for pat, label in TRACKS:
             if re.search(pat, ctx.text, re.I):
                 scope.track = label
@@ -170,7 +173,13 @@ class PaperKind(RecordKind):
             if not ctx.has_source:
                 req.unresolved.append("no conference named: which conference (e.g. NeurIPS, ACL, CVPR)?")
         if scope.track:
-            filters.append(Filter(field="track", op="eq", value=scope.track))
+            # "the Datasets and Benchmarks track": the user named the track before the word "track" (as
+            # "the Fiction category" names a category): the filter keeps the user's words, the
+            # proceedings' label an alias; "Findings papers", "ACL 2023 Findings Track" read the label
+            said = _SAID_TRACK.search(ctx.text)
+            value = said.group(1) if said and re.search(pat, said.group(1), re.I) else scope.track
+            aliases = [scope.track] if value != scope.track else []
+            filters.append(Filter(field="track", op="eq", value=value, aliases=aliases))
         req.filters = [f for f in req.filters if f.field not in {x.field for x in filters}] + filters
         if not req.years and req.is_resolved:
             req.assumptions.append("no year named: collect every year the source lists")

@@ -12,6 +12,7 @@ fields, expected size). Only what truly blocks collection goes to ``unresolved``
 from __future__ import annotations
 
 import calendar
+import functools
 import re
 import unicodedata
 from dataclasses import replace
@@ -45,6 +46,7 @@ from prefect_autodata.agents.vocab import (
     VERB_FIELDS,
     plural,
     singular,
+    spelled,
 )
 
 ParsedInstruction = Request  # the name consumers knew; the plan's core is the generic Request
@@ -87,6 +89,10 @@ _WORD_ORD = {
 }
 
 
+_DAY_PLACES = {"iso": (0, 1, 2), "ymd_slash": (0, 1, 2), "dmy_slash": (2, 0, 1), "mdy_text": (2, 0, 1)}
+_DAY_PLACES["dmy_text"] = (2, 1, 0)
+
+
 def _mk_date(y: int, m: int, d: int) -> date | None:
     try:
         return date(y, m, d)
@@ -101,7 +107,7 @@ def _month(s: str) -> int:
 # Units after a number that make it an amount, not a year ("2000 dollars", "1500 MB", "2000 km").
 _AMOUNT_UNIT = (
     r"(?:dollars?|euros?|usd|eur|gbp|chf|cad|aud|jpy|pounds?|yen|francs?|rupees?|bucks|k|bn|thousand|"
-    r"million|billion|%|percent|km|kilomet(?:er|re)s?|miles?|mi|met(?:er|re)s?|m|ft|feet|foot|kg|kilos?|"
+    r"million|billion|%|percent|hectares?|ha|acres?|km|kilomet(?:er|re)s?|miles?|mi|met(?:er|re)s?|m|ft|feet|foot|kg|kilos?|"
     r"kilograms?|g|grams?|lbs?|tons?|tonnes?|mb|gb|tb|kb|kw|kwh|mw|w|watts?|cc|hp|kcal|sq\s?ft|m2|m²|"
     r"square\s+(?:met(?:er|re)s?|feet|foot|miles?))"
 )
@@ -196,20 +202,14 @@ def _find_dates(text: str) -> list[_Mention]:
                 continue
             g = [x for x in m.groups() if x is not None]
             mention = None
-            if kind in ("iso", "ymd_slash"):
-                d = _mk_date(int(g[0]), int(g[1]), int(g[2]))
-                mention = d and _Mention(kind="day", start=d, end=d, span=m.span())
-            elif kind == "dmy_slash":
-                a, b, y = int(g[0]), int(g[1]), int(g[2])
-                amb = a <= 12 and b <= 12 and a != b
-                d = _mk_date(y, b, a) if a > 12 else _mk_date(y, a, b)
+            if kind in _DAY_PLACES:  # a day: its year, month and day groups (03/04/2024 month first)
+                a, b = int(g[0]) if g[0].isdigit() else 0, int(g[1]) if g[1].isdigit() else 0
+                y, mo, d = (
+                    g[i] for i in (_DAY_PLACES[kind] if kind != "dmy_slash" or a <= 12 else (2, 1, 0))
+                )
+                d = _mk_date(int(y), int(mo) if mo.isdigit() else _month(mo), int(d))
+                amb = kind == "dmy_slash" and a <= 12 and b <= 12 and a != b
                 mention = d and _Mention(kind="day", start=d, end=d, span=m.span(), ambiguous=amb)
-            elif kind == "mdy_text":
-                d = _mk_date(int(g[2]), _month(g[0]), int(g[1]))
-                mention = d and _Mention(kind="day", start=d, end=d, span=m.span())
-            elif kind == "dmy_text":
-                d = _mk_date(int(g[2]), _month(g[1]), int(g[0]))
-                mention = d and _Mention(kind="day", start=d, end=d, span=m.span())
             elif kind in ("quarter", "quarter_words", "half", "half_words"):
                 if kind in ("quarter", "half"):
                     n, y = (int(g[0]), int(g[1])) if len(g[0]) == 1 else (int(g[1]), int(g[0]))
@@ -267,64 +267,46 @@ def _minus_months(d: date, n: int) -> date:
 
 
 def _relative_time(lo: str, today: date) -> TimeScope | None:
-    """Phrases anchored on today: "last 30 days", "the past three years", "year to date", "yesterday"."""
+    """Phrases anchored on today, read by one convention (docs/bench/parser-accuracy.md): "the last/past
+    N days, weeks, months or quarters" ("the past month": N = 1) are the N units counted back from today,
+    today included (the last 30 days in 2025-06-01: 05-03 … 06-01); "the last/past N years or seasons"
+    ("the past year": N = 1) are the N calendar years ending with the current one (the past 3 years:
+    2023, 2024, 2025); a bare "last year" is the year before; "this week/month/year", "year to date",
+    "yesterday", "today"."""
 
-    def ts(start: date, end: date, phrase: str) -> TimeScope:
+    def ts(start: date, end: date, phrase: str, dated: bool = True) -> TimeScope:
         return TimeScope(
             kind="relative",
             phrase=phrase,
-            start_date=start,
-            end_date=end,
+            start_date=start if dated else None,
+            end_date=end if dated else None,
             start_year=start.year,
             end_year=end.year,
             years=list(range(start.year, end.year + 1)),
         )
 
-    if m := re.search(rf"\b(?:last|past|previous|recent)\s+{_NUM}\s+{_UNIT}\b", lo):
-        n, unit = _n(m.group(1)), m.group(2)
+    if m := re.search(r"(?<!the )(?<!past )\blast year\b", lo):
+        return ts(date(today.year - 1, 1, 1), date(today.year - 1, 12, 31), m.group(0))
+    if m := re.search(
+        rf"\b(?:(?:last|past|previous|recent)\s+{_NUM}\s+{_UNIT}|(?:last|past)\s+(?P<one>day|week|month|year))\b",
+        lo,
+    ):
+        n, unit = (1, m.group("one")) if m.group("one") else (_n(m.group(1)), m.group(2))
         if unit in ("year", "season"):
-            y0 = today.year - n + 1
-            return TimeScope(
-                kind="relative",
-                phrase=m.group(0),
-                start_year=y0,
-                end_year=today.year,
-                years=list(range(y0, today.year + 1)),
-            )
-        if unit == "day":
-            return ts(today - timedelta(days=n - 1), today, m.group(0))
-        if unit == "week":
-            return ts(today - timedelta(days=7 * n - 1), today, m.group(0))
+            return ts(date(today.year - n + 1, 1, 1), today, m.group(0), dated=False)
+        if unit in ("day", "week"):
+            return ts(today - timedelta(days=n * (7 if unit == "week" else 1) - 1), today, m.group(0))
         return ts(
             _minus_months(today, n * (3 if unit == "quarter" else 1)) + timedelta(days=1), today, m.group(0)
         )
     if m := re.search(r"\b(?:year[- ]to[- ]date|ytd|so far this year)\b", lo):
         return ts(date(today.year, 1, 1), today, m.group(0))
-    if m := re.search(r"\b(?:the\s+)?(?:last|past)\s+(day|week|month|year)\b", lo):
-        unit = m.group(1)
-        if unit == "year":
-            return ts(_minus_months(today, 12) + timedelta(days=1), today, m.group(0))
-        if unit == "month":
-            return ts(_minus_months(today, 1) + timedelta(days=1), today, m.group(0))
-        return ts(today - timedelta(days=6 if unit == "week" else 0), today, m.group(0))
     if m := re.search(r"\bthis\s+(year|month|week)\b", lo):
-        unit = m.group(1)
-        start = (
-            date(today.year, 1, 1)
-            if unit == "year"
-            else date(today.year, today.month, 1)
-            if unit == "month"
-            else today - timedelta(days=today.weekday())
-        )
-        return ts(start, today, m.group(0))
-    if m := re.search(r"\blast year\b", lo):
-        y = today.year - 1
-        return ts(date(y, 1, 1), date(y, 12, 31), m.group(0))
-    if m := re.search(r"\byesterday\b", lo):
-        d = today - timedelta(days=1)
+        start = {"year": date(today.year, 1, 1), "month": today.replace(day=1)}.get(m.group(1))
+        return ts(start or today - timedelta(days=today.weekday()), today, m.group(0))
+    if m := re.search(r"\b(?:yesterday|today(?:'s)?)\b", lo):
+        d = today - timedelta(days=1 if m.group(0) == "yesterday" else 0)
         return ts(d, d, m.group(0))
-    if m := re.search(r"\btoday(?:'s)?\b", lo):
-        return ts(today, today, m.group(0))
     return None
 
 
@@ -546,9 +528,10 @@ _DET = re.compile(
 _FIELD_TRIGGER = re.compile(
     r"\b(?:with|including|include|includes|showing|containing|incl\.|along with|giving|capturing|recording|"
     r"having|reporting|plus|listing|covering|detailing)\s+"
-    # "For each park in Canada, I want the name, ...": a wish after a clause break introduces the list
-    r"|(?:(?<=, )|(?<=; )|(?<=\. )|(?<=: )|(?<=\beach )|(?<=[A-Za-z] ))(?:i|we)\s+(?:want|need|would like|['’]d like)"
-    r"(?:\s+to\s+(?:see|get|have|know))?\s+(?:(?:the|their|its|his|her)\s+)?",
+    # "For each park in Canada, I want the name, ...", "... in Africa give population and capital": a
+    # wish (or its imperative) after a clause break introduces the list
+    r"|(?:(?<=, )|(?<=; )|(?<=\. )|(?<=: )|(?<=\beach )|(?<=[A-Za-z] ))(?:(?:i|we)\s+(?:want|need|would like|['’]d like)"
+    r"(?:\s+to\s+(?:see|get|have|know))?|(?:give|show)(?:\s+(?:me|us))?)\s+(?:(?:the|their|its|his|her)\s+)?",
     re.I,
 )
 _FIELD_LEAD_IN = re.compile(
@@ -682,14 +665,18 @@ def _clean_item(item: str) -> str:
     item = re.sub(
         r"(?<=\w)\s+(?:who|which|that)\s+[a-z]+(?:\s+(?:it|them|him|her|one))?$", "", item, flags=re.I
     )
-    # "capacity in MW", "total time in minutes": the unit a value is read in is no part of its name
-    item = re.sub(r"(?<=\w)\s+in\s+(?:the\s+)?" + _READ_IN_UNIT + r"$", "", item, flags=re.I)
+    # "capacity in MW", "total time in minutes": the unit a value is read in is no part of its name,
+    # it is the field's unit
+    unit = re.search(r"(?<=\w)\s+in\s+(?:the\s+)?(" + _READ_IN_UNIT + r")$", item, flags=re.I)
+    item = item[: unit.start()] if unit else item
     for _ in range(3):
         item = _DET.sub("", _NESTED_TRIGGER.sub("", item))
     item = re.sub(
         r"\s+(?:of|for|from)(?:\s+(?:each|every|all|them|it))?$", "", item.strip(" .,'\""), flags=re.I
     )
     item = re.sub(r"\s+(?:and|or|&|plus|please)$", "", item.strip(" .,'\""), flags=re.I)  # a list cut short
+    if unit:
+        _READ_UNITS[item.strip(" .,'\"")] = unit.group(1)
     return item.strip(" .,'\"")
 
 
@@ -776,6 +763,7 @@ def _comparison(item: str) -> Filter | None:
 
 
 _ONLY: list[Filter] = []  # the "X only" filters of the sentence being read (a kind may read X itself)
+_READ_UNITS: dict[str, str] = {}  # the units its field items are read in ("time in minutes": minutes)
 
 
 def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter], list[tuple[int, int]]]:
@@ -986,7 +974,8 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         r"(?=[\s,?!.;:)]|$))*|[\w.\-]+)",
         t,
     ):
-        if free(*m.span()):
+        # ("whose date is in October": a preposition opens no value)
+        if free(*m.span()) and m.group("val").lower() not in BOUNDARY_WORDS:
             val = re.sub(r"(?:[\s,]+(?:or|and|of|&))+$", "", m.group("val").strip("\"'")).rstrip(".")
             alts = re.split(r"\s*,\s*(?:or\s+)?|\s+or\s+", val)
             if re.search(r"\sor\s", val) and all(
@@ -1077,25 +1066,20 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         if (
             free(*m.span())
             and field not in BOUNDARY_WORDS | LEAD_MODIFIERS
-            and field
-            not in (
-                "top",
-                "first",
-                "last",
-                "past",
-                "page",
-                "latest",
-            )
+            and field not in ("top", "first", "last", "past", "page", "latest", "least", "most")
         ):
             val = m.group("val")
             add(Filter(field=field, op="eq", value=int(val) if val.isdigit() else val), m.span())
-    nouns = "|".join(sorted(ATTRIBUTE_NOUNS))
+    # "in the Fiction category", 'the genre called "Film noir"': a named or quoted value of a field word
+    nouns, quoted = "|".join(sorted(ATTRIBUTE_NOUNS)), r"\"[^\"]+\"|'[^']+'"
     for m in re.finditer(
-        rf"\b(?:in|from|under|of|for)\s+(?:the\s+)?(?P<val>\"[^\"]+\"|'[^']+'|(?:{_NAME}\s+)*?{_NAME})\s+(?P<field>{nouns})\b",
+        rf"\b(?:in|from|under|of|for)\s+(?:the\s+)?(?P<val>{quoted}|(?:{_NAME}\s+)*?{_NAME})\s+(?P<field>{nouns})\b"
+        rf"|\b(?P<field2>{nouns})\s+(?:called|named|of)?\s*(?P<val2>{quoted})",
         t,
     ):
         if free(*m.span()):
-            add(Filter(field=m.group("field").lower(), op="eq", value=m.group("val").strip("\"'")), m.span())
+            field, val = m.group("field") or m.group("field2"), m.group("val") or m.group("val2")
+            add(Filter(field=field.lower(), op="eq", value=val.strip("\"'")), m.span())
     # "in the Federal court", "from the Eastern conference": a named value, then the (singular) noun
     # naming the field it belongs to.
     for m in re.finditer(
@@ -1111,12 +1095,6 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             and m.group("val").split()[0].lower().rstrip(".") not in _MONTHS
         ):
             add(Filter(field=noun, op="eq", value=m.group("val")), m.span())
-    for m in re.finditer(
-        rf"\b(?P<field>{nouns})\s+(?:called|named|of)?\s*(?P<val>\"[^\"]+\"|'[^']+')",
-        t,
-    ):
-        if free(*m.span()):
-            add(Filter(field=m.group("field").lower(), op="eq", value=m.group("val").strip("\"'")), m.span())
     # "comic books published by Dark Horse", "every book by Agatha Christie": the agent after "by"
     # names the field of the participle's agent noun (the author of records named bare)
     for m in re.finditer(
@@ -1224,7 +1202,8 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
     first: int | None = None
     for rx in (_FIELD_HEADER, _FIELD_TRIGGER):
         for m in rx.finditer(t):
-            if _overlaps(*m.span(), blocked):
+            prev = (t[: m.start()].split() or [""])[-1].lower()  # "cheeses made with raw milk": the verb's
+            if _overlaps(*m.span(), blocked) or (_is_participle(prev) and prev not in BOUNDARY_WORDS):
                 continue
             # "with details on X, Y", "with attributes such as X, Y": the list starts after the lead-in
             begin = lead_in.end() if (lead_in := _FIELD_LEAD_IN.match(t, m.end())) else m.end()
@@ -1236,7 +1215,7 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
             if not chunk.strip():
                 continue
             raw = _field_list(chunk)
-            if re.match(r"(?:i|we)\b", m.group(0), re.I):
+            if re.match(r"(?:i|we|give|show)\b", m.group(0), re.I):
                 # a wish lists fields only as a list of short singular names ("..., I want the name,
                 # province and area"); "In 1993, we need the team pitching seasons" names the records
                 items_ = [_clean_item(x) for x in raw]
@@ -1272,15 +1251,21 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
                 more = re.match(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+)", t[q.end() :])
                 if more:
                     parts += _split_list(_phrase_after(t, q.end() + more.end()))
-            elif compared := bool(parts and _CMP_AHEAD.match(t, begin + len(chunk))):
-                parts = parts[:-1]  # "with a rating above 4": the subject of a filter
-                # "... over 100 million and its capital": the list goes on after the comparison
+            elif compared := bool(parts and _CMP_AHEAD.match(t, pos := begin + len(chunk))):
+                # "... over 100 million and its capital": the list goes on after the comparison (and
+                # after the next: "an ABV of at least 6% and a rating above 4"), or opens after it
+                # ("... above 4: name, brewery", "... under 25 km/h; list brand, model")
                 after = re.compile(
-                    rf"\s+(?:of\s+)?{_CMP}\s+{_NUMV}(?:\s+{_NOUN})?\s*(?:,\s*)?(?:and\s+|,\s*)", re.I
+                    rf"\s+(?:of\s+)?{_CMP}\s+{_NUMV}(?:\s+{_NOUN})?(?:\s*(?:,\s*)?(?:and\s+|,\s*)"
+                    rf"|\S*\s*[:;]\s*(?:(?:list|give|show|include|with)\s+(?:me\s+|us\s+)?)?)",
+                    re.I,
                 )
-                if (cont := after.match(t, begin + len(chunk))) is not None:
-                    more = _phrase_after(t, cont.end())
-                    parts += _split_list(more)
+                while _CMP_AHEAD.match(t, pos):
+                    parts = parts[:-1]  # "with a rating above 4": the subject of a filter
+                    if (cont := after.match(t, pos)) is None:
+                        break
+                    parts += _split_list(more := _phrase_after(t, cont.end()))
+                    pos = cont.end() + len(more)
             later = _FIELD_TRIGGER.search(t, begin + len(chunk))
             if (
                 len(parts) == 1
@@ -1401,21 +1386,12 @@ def _value_feature(item: str) -> Filter | None:
 
 _DETERMINERS = frozenset("the a an all every each some any these those".split())
 _DEMONSTRATIVES = frozenset("this that these those the its their his her your my our".split())
-# Words that end the entity phrase: the generic boundaries, and "off"/"near"-like place prepositions.
-_ENTITY_STOP = BOUNDARY_WORDS | {
-    "off",
-    "near",
-    "around",
-    "throughout",
-    "along",
-    "outside",
-    "inside",
-    "about",  # "podcasts about history": a topic, not part of the noun
-    "regarding",
-    "concerning",
-}
-_TIME_WORDS = frozenset(
-    "per last past next previous this today yesterday daily weekly monthly hourly".split()
+# Words that end the entity phrase: the generic boundaries, "off"/"near"-like place prepositions and
+# a topic's "about" ("podcasts about history"); and words of time ("wait times every hour").
+_ENTITY_STOP, _TIME_WORDS = (
+    BOUNDARY_WORDS
+    | set("off near around throughout along outside inside about regarding concerning".split()),
+    frozenset("per last past next previous this today yesterday daily weekly monthly hourly".split()),
 )
 _PARTICIPLE = re.compile(r"[a-z]{3,}(?<!e)(?<!us)ed")  # granted, filed, decided; not "used", "breed"
 # Irregular past participles that end a noun phrase like the regular ones ("bridges built before 1900").
@@ -1438,10 +1414,12 @@ _TAIL_CONTAINERS = frozenset(
     "table tables list lists dataset datasets database csv spreadsheet directory index catalog catalogue".split()
 )
 _LEAD = re.compile(
-    r"^(?:(?:please|kindly|hey|hi|ok|so|now)[,\s]+)*(?:(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+)?)?"
+    # "For my thesis I need ...": a purpose before the wish
+    r"^(?:(?:please|kindly|hey|hi|ok|so|now)[,\s]+)*(?:for\s+(?:my|our|a|an|this|some)\s+[a-z]+(?:\s+[a-z]+)?,?\s+(?=(?:i|we)\b))?"
+    r"(?:(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+)?)?"
     r"(?:(?:can|could|may)\s+(?:i|we)\s+(?:please\s+)?(?:have|get|see|obtain)\s+)?"
     r"(?:(?:is|would)\s+it\s+(?:be\s+)?possible\s+(?:for\s+(?:you|me|us)\s+)?to\s+(?:have|get|see|collect|scrape|download|build|compile|gather|pull|fetch|extract|make|create)\s+)?"
-    r"(?:(?:(?:i|we)\s*(?:would like|['’]d like|need|want|wish|(?:am|are|['’]m|['’]re)\s+looking for)|looking for)\s+(?:to\s+(?:have|get|see|collect|scrape|download|build|compile|gather|track|monitor|pull|fetch|extract)\s+)?)?",
+    r"(?:(?:(?:i|we)\s*(?:would like|['’]d like|need|want|wish|(?:am|are|['’]m|['’]re)\s+(?:looking for|after))|looking for)\s+(?:to\s+(?:have|get|see|collect|scrape|download|build|compile|gather|track|monitor|pull|fetch|extract)\s+)?)?",
     re.I,
 )
 
@@ -1586,6 +1564,7 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
                 and w2 not in _ENTITY_STOP | LEAD_MODIFIERS | _DETERMINERS | REQUEST_VERBS
                 and w2 not in FIELD_WORDS
                 and (not after or after in _ENTITY_STOP or after in (",", ";", ":", "("))
+                and not _CMP_AHEAD.match(s, toks[k + 1].end())  # "routes of grade at least 5"
                 and (field_start is None or toks[k + 1].end() <= field_start - (len(t) - len(s)))
             ):
                 words = [*words, "of", w2]
@@ -1648,14 +1627,15 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
         mm = re.match(
             r"(?P<np>[\w'’ -]+?)\s+(?P<f1>[a-z]+)\s*(?:,|\band\b|&)\s*(?P<more>[\w'’ ,&-]+)", rest, re.I
         )
+        # "the daily closing price and volume": a word qualifying the field is no record noun; the
+        # phrase is the records and the list its fields only when named values follow ("for TSLA")
+        rate = r"daily|weekly|monthly|hourly|yearly|annual"
+        qualified = mm and re.search(rf"(?<!\w)(?:[a-z]{{3,}}ing|{rate})$", mm.group("np").lower())
         if (
             mm
             and singular(mm.group("f1").lower()) in FIELD_WORDS
             and not any(w.lower() in BOUNDARY_WORDS for w in mm.group("np").split())
-            # "the daily closing price and volume": a word qualifying the field is no record noun
-            and not re.search(
-                r"(?<!\w)(?:[a-z]{3,}ing|daily|weekly|monthly|hourly|yearly|annual)$", mm.group("np").lower()
-            )
+            and (not qualified or re.match(r"[\w'’ ,&-]*?\s+for\s+[A-Z]", mm.group("more")))
         ):
             np_words = mm.group("np").split()
             tail = _phrase_after(mm.group("more"), 0)
@@ -1667,6 +1647,9 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
             ):
                 head = [w for w in np_words if w.lower() not in LEAD_MODIFIERS]
                 if head and all(w.lower() not in REQUEST_VERBS for w in head):
+                    if qualified:  # the phrase names the records, its field words the first field
+                        f1 = " ".join(w for w in [*head, mm.group("f1")] if not re.fullmatch(rate, w, re.I))
+                        return _noun([*head, mm.group("f1")]), [f1, *more]
                     return _noun(head), [mm.group("f1")] + more
     return _noun(words), lead_fields
 
@@ -1811,12 +1794,8 @@ def _cadence(t: str) -> Cadence | None:
     elif re.search(
         r"\b(?:daily|nightly|every day|each day|every morning|every night|every evening|once a day)\b", lo
     ):
-        if "night" in lo and not re.search(r"\bat\b", lo):
-            hh = 2
-        if "morning" in lo and not re.search(r"\bat\b", lo):
-            hh = 6
-        if "evening" in lo and not re.search(r"\bat\b", lo):
-            hh = 18
+        for word, hour in (("night", 2), ("morning", 6), ("evening", 18)):
+            hh = hour if word in lo and not re.search(r"\bat\b", lo) else hh
         cron = f"{mm} {hh} * * *"
     elif re.search(r"\btwice a day\b", lo):
         cron = f"{mm} {hh},{(hh + 12) % 24} * * *"
@@ -1828,7 +1807,7 @@ def _cadence(t: str) -> Cadence | None:
 
 _OR_BOUND = r"or\s+(?:more|higher|greater|above|over|better|less|fewer|lower|below|under)"
 _OR_MORE = re.compile(
-    r"\b(?P<n>\d[\d,]*(?:\.\d+)?(?:\s?%)?)(?P<unit>\s+[a-z]+)?\s+or\s+(?P<dir>more|higher|greater|above|over|better|less|fewer|lower|below|under)\b",
+    r"(?:\b(?P<label>[A-Z][a-z]+)\s+)?\b(?P<n>\d[\d,]*(?:\.\d+)?(?:\s?%)?)(?P<unit>\s+[a-z]+)?\s+or\s+(?P<dir>more|higher|greater|above|over|better|less|fewer|lower|below|under)\b",
     re.I,
 )
 
@@ -1957,22 +1936,25 @@ def _clean(text: str) -> str:
     # "on https://... — name, founders, website": a dash before a list closing the sentence opens it
     # like a colon; a spaced hyphen or en dash between words too ("10 - 20", "$5 - $10" stay ranges)
     # ("between 3 and 5 - name, brand", "NeurIPS 2022 - title, authors": a range needs a number after)
-    dash = r"(?:\s+[—―]\s+|(?<=\w)\s+[-–]\s+(?=[^\W\d]))"
+    dash = r"(?:\s+[—―]\s+|(?<=[\w)])\s+[-–]\s+(?=[^\W\d]))"
     raw = re.sub(dash + r"(?=[^,;:.!?—―]+(?:,[^,;:.!?—―]+)+[.!?]?\s*$)", ": ", raw)
     raw = re.sub(r"\s+[—―]\s+", ", ", raw)  # "papers — fields: ...": a clause break, not a range
-    raw = re.sub(r"(?<=[^\W\d])\s+[-–]\s+(?=[^\W\d])", ", ", raw)
+    raw = re.sub(r"(?<=[^\W\d)])\s+[-–]\s+(?=[^\W\d])", ", ", raw)
     # "price range ($ to $$$$) and neighborhood": a parenthesis inside a list is an aside
     raw = re.sub(r"(?<=\w)\s*\([^(),]*\)(?=\s*(?:,|\band\b|\bor\b))", "", raw)
     # "a rating of 4 or more", "500 or fewer beds": the bound written after its number
+    # ("4 stars or more" → "at least 4 stars"; "Grade 5 or higher" → "grade at least 5": a capitalised
+    # word before the number labels it, the field compared)
     raw = _OR_MORE.sub(
         lambda m: (
-            (
+            f"{(m.group('label') or '').lower()} "
+            + (
                 "at most "
                 if m.group("dir").lower() in ("less", "fewer", "lower", "below", "under")
                 else "at least "
             )
             + m.group("n")
-            + (m.group("unit") or "")  # "4 stars or more" → "at least 4 stars"
+            + (m.group("unit") or "")
         ),
         raw,
     )
@@ -2014,6 +1996,7 @@ def parse_request(
     req.cadence = _cadence(t)
     blocked = [m.span for m in mentions]
     _ONLY.clear()
+    _READ_UNITS.clear()
     filters, fspans = _find_filters(t, blocked)
     if lead := re.match(r"For\s+(?:the\s+)?(" + _FOR_VALUE + r"),\s+", t):
         # "For Action Thriller, can I get ...": a value to keep, then the request
@@ -2043,7 +2026,8 @@ def parse_request(
     req.all_fields = all_fields
     if phrase:
         words = phrase.split()
-        req.entity = EntityName(singular=phrase, plural=" ".join([*words[:-1], _plural(words[-1])]))
+        last = words[-1] if words[-1].isupper() else plural(words[-1])  # an acronym stays as written
+        req.entity = EntityName(singular=phrase, plural=" ".join([*words[:-1], last]))
 
     ctx.entity = phrase
     kind = kind_registry.detect(ctx)
@@ -2058,6 +2042,7 @@ def parse_request(
             # the kind read the "X only" value as its own scope (a team, a ticker): keep its filter
             req.filters = [f for f in req.filters if f not in only]
 
+    said_fields = [_respelled(x) for x in said_fields]
     req.fields = _choose_fields(req, kind, fields, schema, said_fields)
     _drop_field_words_as_values(req, said_fields)
     if req.entity is None and not req.unresolved:
@@ -2128,13 +2113,28 @@ def _adopt(req: Request, refined: Request) -> None:
         setattr(req, name, getattr(refined, name))
 
 
+@functools.cache
+def _field_vocabulary() -> frozenset[str]:
+    """The field words the parser and the lexicon know (and the kinds' column words), to read misspellings by."""
+    from prefect_autodata.agents.induction.lexicon import concepts
+
+    words = [*FIELD_WORDS, *ATTRIBUTE_NOUNS, *(c.key for c in concepts())]
+    words += [w for k in kind_registry.registered() for w in (*k.vocabulary, *k.default_fields)]
+    return frozenset(singular(w) for x in words for w in re.findall(r"[a-z]+", x.lower()))
+
+
+def _respelled(item: str) -> str:
+    """A field item with each misspelt word read as the known field word it slips from ("adress",
+    "cusine"); a word the lexicon knows, a name and an acronym stay as written."""
+    from prefect_autodata.agents.induction.lexicon import is_known_word
+
+    fix = lambda m: m.group(0) if is_known_word(m.group(0)) else spelled(m.group(0), _field_vocabulary())  # noqa: E731
+    return re.sub(r"(?<![\w-])[a-z]{5,}(?![\w-])", lambda m: fix(m) or m.group(0), item)
+
+
 def _percent_words(name: str) -> str:
     """A field's words with a percent sign after a word read out: "win %" -> "win percentage"."""
     return re.sub(r"(?<=[\w)])\s*%", " percentage", name).strip()
-
-
-def _plural(word: str) -> str:
-    return word if word.isupper() else plural(word)
 
 
 def _choose_fields(
@@ -2155,10 +2155,12 @@ def _choose_fields(
         words = _percent_words(percent_said.get(name.lower(), name) if origin == "fields" else name)
         col = kind.map_field(words) if kind is not None and origin in ("sentence", "fields") else None
         if col is not None:
-            # The kind knows the column ("season" is its YEAR) but the dataset keeps the user's word.
+            # The kind knows the column ("season" is its YEAR) but the dataset keeps the user's word, and
+            # a field the sentence names keeps the user's words as its normalised name (the column is
+            # its first alias: "wins" -> win, W); a ``--fields`` name reads as the kind's column.
             return RequestField(
                 name=column_name(name) if origin == "sentence" else name,
-                normalized=normalize_name(col),
+                normalized=normalize_name(words if origin == "sentence" else col),
                 type=typ
                 or kind.field_types.get(col)
                 or (
@@ -2177,7 +2179,7 @@ def _choose_fields(
             name=name,
             normalized=normalize_name(words),
             type=typ or guess_type(normalize_name(words)),
-            unit=_unit(name),
+            unit=_unit(name) or _READ_UNITS.get(words),
             origin=origin,
         )
 
@@ -2193,11 +2195,13 @@ def _choose_fields(
                 out.append(f)
         return out
     if kind is not None:
+        from prefect_autodata.agents.fields import guess_type as by_name  # the plan's types of columns
+
         return [
             RequestField(
                 name=c,
                 normalized=normalize_name(c),
-                type=kind.field_types.get(c) or _plan_type(c),
+                type=kind.field_types.get(c) or by_name(c),
                 origin="kind_default",
                 aliases=kind.names_for(c),
             )
@@ -2231,12 +2235,6 @@ def guess_type(normalized: str) -> str | None:
         if re.search(pat, normalized):
             return typ
     return None
-
-
-def _plan_type(name: str) -> str:
-    from prefect_autodata.agents.fields import guess_type as by_name
-
-    return by_name(name)
 
 
 def _unit(name: str) -> str | None:
