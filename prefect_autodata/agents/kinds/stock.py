@@ -111,6 +111,25 @@ def _names_ticker(ctx: Context, tickers: list[str]) -> bool:
     return any(head in (t.lower(), f"{t.lower()}'s") for t in tickers) or COMPANIES.get(name) in tickers
 
 
+# "stock number", "stock #", "in stock": a stock word naming an attribute of another kind of record
+# (an identifier, a level, availability), not shares traded on a market
+_ATTRIBUTE_AFTER = (
+    r"(?=\s*(?:#|\b(?:numbers?|no\b\.?|ids?|codes?|levels?|status|counts?|quantit(?:y|ies)|availability)\b))"
+)
+_STOCK_STATE = r"\b(?:in|out\s+of|low\s+on)\s+$"
+
+
+def _only_attributes(ctx: Context) -> bool:
+    """Whether every stock word of the sentence names an attribute of the entity's records ("For each
+    used vehicle ... the stock number, year, make"): then the entity, another thing, is what is asked."""
+    hits = list(re.finditer(_STOCK_WORDS, ctx.text, re.I))
+    return bool(hits) and all(
+        re.match(_ATTRIBUTE_AFTER, ctx.text[m.end() :], re.I)
+        or re.search(_STOCK_STATE, ctx.text[: m.start()], re.I)
+        for m in hits
+    )
+
+
 def business_days(start: date, end: date) -> int:
     days = (end - start).days + 1
     weeks, rest = divmod(days, 7)
@@ -153,7 +172,7 @@ class StockKind(RecordKind):
     location_filters = False
 
     def detect(self, ctx: Context) -> float:
-        if ctx.has(_STOCK_WORDS):
+        if ctx.has(_STOCK_WORDS) and (ctx.entity_is(*_PRICE_HEADS) or not _only_attributes(ctx)):
             return 80.0
         # an acronym after a quantifier names a class of things ("every GPU", "all ETFs", "each ATM"),
         # not one company's shares: upper case alone is no ticker evidence

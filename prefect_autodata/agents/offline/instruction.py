@@ -531,7 +531,10 @@ _FIELD_TRIGGER = re.compile(
     # "For each park in Canada, I want the name, ...", "... in Africa give population and capital": a
     # wish (or its imperative) after a clause break introduces the list
     r"|(?:(?<=, )|(?<=; )|(?<=\. )|(?<=: )|(?<=\beach )|(?<=[A-Za-z] ))(?:(?:i|we)\s+(?:want|need|would like|['’]d like)"
-    r"(?:\s+to\s+(?:see|get|have|know))?|(?:give|show)(?:\s+(?:me|us))?)\s+(?:(?:the|their|its|his|her)\s+)?",
+    r"(?:\s+to\s+(?:see|get|have|know))?|(?:give|show)(?:\s+(?:me|us))?)\s+(?:(?:the|their|its|his|her)\s+)?"
+    # "For each used vehicle in this inventory, open its detail page and collect the stock number, year,
+    # make": a request verb after another clause's "and", once the records were named, lists the fields
+    r"|(?<=\band )(?:collect|get|record|note|grab|extract|take|copy|capture|read)\s+(?:the|their|its|his|her)\s+",
     re.I,
 )
 _FIELD_LEAD_IN = re.compile(
@@ -1215,7 +1218,11 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
             if not chunk.strip():
                 continue
             raw = _field_list(chunk)
-            if re.match(r"(?:i|we|give|show)\b", m.group(0), re.I):
+            if re.match(
+                r"(?:i|we|give|show|collect|get|record|note|grab|extract|take|copy|capture|read)\b",
+                m.group(0),
+                re.I,
+            ):
                 # a wish lists fields only as a list of short singular names ("..., I want the name,
                 # province and area"); "In 1993, we need the team pitching seasons" names the records
                 items_ = [_clean_item(x) for x in raw]

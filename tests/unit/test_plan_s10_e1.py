@@ -1,0 +1,39 @@
+"""S10 (E1): plan reading of field words, site names and filter values (each failed before its fix)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from prefect_autodata.agents.offline.instruction import parse_request
+
+TODAY = date(2026, 12, 3)
+
+
+def test_stock_number_field_does_not_make_a_stock_request() -> None:
+    # a field word ("stock number") names an attribute of the records asked for, not the stock kind
+    r = parse_request(
+        "For each used vehicle in this inventory, open its detail page and collect the stock number, year, "
+        "make, model, price, mileage, exterior color, transmission and VIN.",
+        today=TODAY,
+    )
+    assert r.kind is None
+    assert r.entity is not None and r.entity.singular == "used vehicle"
+    assert [f.normalized for f in r.fields] == [
+        "stock_number", "year", "make", "model", "price", "mileage", "exterior_color", "transmission", "vin",
+    ]  # fmt: skip
+
+
+def test_in_stock_is_an_attribute_too() -> None:
+    r = parse_request(
+        "every laptop on pixelmart.com with name, price and whether it is in stock", today=TODAY
+    )
+    assert r.kind is None
+
+
+def test_stock_words_still_claim_stock_requests() -> None:
+    for s in (
+        "Collect the daily stock data of AAPL in 2024",
+        "Give me a CSV of daily stock prices for the period 2024-02-20 to 2024-03-27.",
+        "daily share prices of MSFT for March 2024",
+    ):
+        assert parse_request(s, today=TODAY).kind == "stock", s
