@@ -146,6 +146,33 @@ def find_site_names(text: str, known: list[str] | None = None) -> tuple[list[str
     return list(dict.fromkeys(found)), out
 
 
+def possessive_owner(text: str, entity: str | None) -> str | None:
+    """The capitalised name of several words owning the records when the entity phrase the parser read
+    starts with it ("Please collect Cobalt Point's job postings" read as "cobalt point's job posting"):
+    a name of several capitalised words before "'s" and the record noun is the site that lists them.
+    The records themselves stay the noun after it. A single word ("Shakespeare's plays") or a surname's
+    capital ("McDonald's restaurants") stays what it was; so does a name a record kind already read as
+    its subject (a player, a company: the parser asks only when no kind claims the sentence). Web
+    discovery then searches for the name and visits only the results whose title or host carry it
+    (``discovery.names_site``), or all results, with a note, when none does."""
+    if not entity:
+        return None
+    head = re.match(r"([^']+?)['’]s\s+\S", entity)
+    if head is None:
+        return None
+    for m in re.finditer(rf"(?<![\w'’])(?P<n>{_CAP}(?:[ \t]+{_WORD}){{1,4}})['’]s\s+(?=\w)", text):
+        name = m.group("n")
+        words = name.split()
+        while len(words) > 1 and words[0].lower() in REQUEST_VERBS:
+            words = words[1:]  # "Pull Summit Base's ...": the verb opens the sentence
+        name = " ".join(words)
+        if len(words) < 2 or not _is_name(name) or re.match(r"(?:Mc|Mac)[A-Z]", words[-1]):
+            continue
+        if name.lower() == head.group(1).strip().lower():
+            return name
+    return None
+
+
 def which_site(text: str, sources: list[str]) -> str | None:
     """The question to ask when ``text`` points at a site ("on this site") that neither the sentence
     nor ``--source`` names; None otherwise."""

@@ -37,3 +37,36 @@ def test_stock_words_still_claim_stock_requests() -> None:
         "daily share prices of MSFT for March 2024",
     ):
         assert parse_request(s, today=TODAY).kind == "stock", s
+
+
+def test_possessive_name_of_several_words_is_the_site() -> None:
+    r = parse_request(
+        "Please collect Cobalt Point's job postings: job title, organization, city, date.", today=TODAY
+    )
+    assert r.sources == ["Cobalt Point"]
+    assert r.entity is not None and r.entity.singular == "job posting"
+    assert [f.normalized for f in r.fields] == ["job_title", "organization", "city", "date"]
+    r = parse_request("Please pull all of Summit Base's job postings.", today=TODAY)
+    assert r.sources == ["Summit Base"] and r.entity is not None and r.entity.singular == "job posting"
+
+
+def test_possessive_owner_that_is_no_site_stays() -> None:
+    # one word, a surname's capital, or a name a record kind reads as its subject: no site
+    r = parse_request("all of Shakespeare's plays with title and year", today=TODAY)
+    assert r.sources == []
+    r = parse_request("McDonald's restaurants in Ohio with address", today=TODAY)
+    assert r.sources == []
+    r = parse_request("I need LeBron James's NBA seasons with points and assists", today=TODAY)
+    assert r.sources == [] and r.kind == "nba_player"
+    assert any(f.field == "player" and f.value == ["LeBron James"] for f in r.filters)
+
+
+def test_abbreviation_dots_end_no_field_list() -> None:
+    r = parse_request(
+        "I need every episode of Harbor Point from this list: title, season, original air date and "
+        "U.S. viewers (millions).",
+        today=TODAY,
+    )
+    assert [f.name for f in r.fields] == ["title", "season", "original_air_date", "us_viewers"]
+    r = parse_request("every town in the U.K. with name, county and population", today=TODAY)
+    assert [f.normalized for f in r.fields] == ["name", "county", "population"]

@@ -521,7 +521,10 @@ _FEATURE_STOP = frozenset("of for in on at by to from and or the a an with".spli
 # A list written after a colon or inside brackets: "cameras: model, maker, price", "(name, phone, type)".
 # a list after a colon, in brackets, or as the sentence after a request ("... contains solar? permit
 # ID, status and issue date")
-_PUNCT_LIST = re.compile(r"(?::\s+|\(\s*|\?\s+)(?P<chunk>[^():;.!?]+)")
+# (a dot of an abbreviation of single letters, "U.S. viewers", stays inside the list)
+_PUNCT_LIST = re.compile(
+    r"(?::\s+|\(\s*|\?\s+)(?P<chunk>(?:[^():;.!?]|(?<=\b[A-Za-z])\.(?=[A-Za-z]\.|\s+[a-z]))+)"
+)
 _DET = re.compile(
     r"^(?:the|their|its|his|her|each|every|all|a|an|any|of|also|both|respective|corresponding|just)\s+", re.I
 )
@@ -562,7 +565,9 @@ _CLAUSE_END = re.compile(
     # "points by round", "assets under management": a bare noun closing a list item is part of its name
     r"(?:to|by|(?-i:over|under|above|below))(?!\s+[a-z]{3,}(?=\s*(?:,|\band\b|\bor\b|$|[.;!?])))|"
     r"whenever|then|(?-i:so)|if|as a|as an|and (?:save|store|load|put|write|export|land|run|refresh|update)|"
-    r"(?:every|each)\s+(?:day|week|month|hour|weekday|morning|night))\b(?!-)|\.(?!\d)|[;:!?()]|$",
+    r"(?:every|each)\s+(?:day|week|month|hour|weekday|morning|night))\b(?!-)|"
+    # "U.S. viewers": the dots of an abbreviation of single letters end no clause
+    r"(?<!\b[A-Za-z])\.(?!\d|[A-Za-z]\.)|[;:!?()]|$",
     re.I,
 )
 _NUMV = (
@@ -662,6 +667,8 @@ def _number(v: str, *, money: bool = False) -> float | int:
 
 
 def _clean_item(item: str) -> str:
+    # "U.S. viewers": an abbreviation of single letters is one word ("US viewers")
+    item = re.sub(r"(?<![\w.])((?:[A-Za-z]\.){2,})(?=\s|$)", lambda m: m.group(1).replace(".", ""), item)
     item = item.strip(" .,'\"")
     # "whether it is accessible", "the user who asked it": the field is the word the clause is about
     item = re.sub(r"^whether\s+(?:it|they)\s+(?:is|are|has|have)\s+", "", item, flags=re.I)
@@ -767,6 +774,17 @@ def _comparison(item: str) -> Filter | None:
 
 _ONLY: list[Filter] = []  # the "X only" filters of the sentence being read (a kind may read X itself)
 _READ_UNITS: dict[str, str] = {}  # the units its field items are read in ("time in minutes": minutes)
+
+
+def _listed(words: str, text: str) -> bool:
+    """Whether ``words`` is an item of a list in ``text`` (between commas, "and", a colon or the end)."""
+    return (
+        re.search(
+            rf"(?:[,:(]|\band|\bgiving|\bwith|\bincluding)\s+(?:the\s+)?{re.escape(words)}\s*(?:[,;.?!)]|\band\b|\bfor\b|$)",
+            text,
+        )
+        is not None
+    )
 
 
 def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter], list[tuple[int, int]]]:
@@ -1053,7 +1071,13 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             noun = ""
         noun2 = m.group("noun2") or ""
         if noun and noun2 and singular(noun2) == noun2 and noun2 not in BOUNDARY_WORDS | _DETERMINERS:
-            noun = f"{noun} {noun2}"  # "only the Private For-Profit institution type:"
+            rest = t[m.end() :]
+            if _listed(noun2, rest) and not _listed(f"{noun} {noun2}", rest):
+                # "only the Comedy drama genre, giving title, director, genre": the field is the word
+                # the list asks for, the lower-case word before it ends the value
+                val, noun = f"{val} {noun}", noun2
+            else:
+                noun = f"{noun} {noun2}"  # "only the Private For-Profit institution type:"
         if val.split()[0].lower() in _MONTHS or re.fullmatch(_YEAR, val):
             continue
         named = re.search(r"\bthe\s+([a-z]+)\s+$", t[: m.start("val2")]) if m.group("val2") else None
@@ -1975,11 +1999,13 @@ def parse_request(
     schema: list[tuple[str, str | None]] | None = None,
     today: date | None = None,
     sources: list[str] | None = None,
+    _site_names: tuple[str, ...] = (),
 ) -> Request:
     """Read one instruction. ``fields`` (``--fields``) and ``schema`` (``--schema``: names with optional
     types) win over the sentence; ``today`` anchors relative ranges ("since 2019", "last 30 days");
     ``sources`` (``--source``) are sources as much as the URLs the sentence names."""
     today = today or date.today()
+    given = sources
     raw = unicodedata.normalize("NFC", text or "")
     req = Request(text=raw)
     t0 = _clean(raw)
@@ -1987,9 +2013,9 @@ def parse_request(
         req.unresolved.append("the instruction is empty: what should be collected?")
         return req
     named, t = _find_sources(t0)
-    from prefect_autodata.agents.sites import read_sites  # sites named by name ("on PixelMart")
+    from prefect_autodata.agents.sites import possessive_owner, read_sites  # sites named by name
 
-    named, t = read_sites(t, named, sources, req.unresolved)
+    named, t = read_sites(t, [*named, *_site_names], sources, req.unresolved)
     t = _place_fields(_question(_self_corrected(t)))
     sources = list(dict.fromkeys([*named, *(s for s in sources or [] if s)]))
     req.sources = sources
@@ -2038,6 +2064,11 @@ def parse_request(
 
     ctx.entity = phrase
     kind = kind_registry.detect(ctx)
+    if kind is None and not _site_names and (owner := possessive_owner(t, phrase)):
+        # "Cobalt Point's job postings": the records' owner of several capitalised words is the site
+        return parse_request(
+            text, fields=fields, schema=schema, today=today, sources=given, _site_names=(owner,)
+        )
     if kind is not None:
         req.kind, req.domain = kind.name, kind.domain
         req.entity = EntityName(singular=kind.singular, plural=kind.plural)
