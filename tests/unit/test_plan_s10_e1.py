@@ -67,6 +67,6 @@ def test_abbreviation_dots_end_no_field_list() -> None:
         "U.S. viewers (millions).",
         today=TODAY,
     )
-    assert [f.name for f in r.fields] == ["title", "season", "original_air_date", "us_viewers"]
+    assert [f.name for f in r.fields] == ["title", "season", "original_air_date", "u_s_viewers"]
     r = parse_request("every town in the U.K. with name, county and population", today=TODAY)
     assert [f.normalized for f in r.fields] == ["name", "county", "population"]

@@ -667,8 +667,6 @@ def _number(v: str, *, money: bool = False) -> float | int:
 
 
 def _clean_item(item: str) -> str:
-    # "U.S. viewers": an abbreviation of single letters is one word ("US viewers")
-    item = re.sub(r"(?<![\w.])((?:[A-Za-z]\.){2,})(?=\s|$)", lambda m: m.group(1).replace(".", ""), item)
     item = item.strip(" .,'\"")
     # "whether it is accessible", "the user who asked it": the field is the word the clause is about
     item = re.sub(r"^whether\s+(?:it|they)\s+(?:is|are|has|have)\s+", "", item, flags=re.I)
