@@ -38,6 +38,7 @@ SPLITS = (
     "heldout6",
     "heldout7",
     "heldout8",
+    "heldout9",
 )
 
 
@@ -89,6 +90,61 @@ def _matched(got: list[set[str]], want: set[str]) -> bool:
     return all(place(w, set()) for w in want)
 
 
+_COUNTED_TAILS = frozenset("count available total".split())
+
+
+def _filter_forms(filters: list[tuple[str, str, Any]]) -> list[tuple[str, str, Any]]:
+    """One form for one predicate: ``range [a, b]`` is ``ge a`` and ``le b``."""
+    out = []
+    for field, op, value in filters:
+        if op == "range" and isinstance(value, tuple) and len(value) == 2:
+            out += [(field, "ge", value[0]), (field, "le", value[1])]
+        else:
+            out.append((field, op, value))
+    return sorted(out, key=repr)
+
+
+def _same_compared(a: str, b: str, requested: set[str]) -> bool:
+    """Two names of the compared field that say the same thing: equal, or one the requested field the
+    other's words close ("vendors" / number_of_vendors, "price" / hammer_price) or open before a word of
+    counting ("ratings" / rating_count, "bikes" / bikes_available)."""
+    if name_key(a) == name_key(b):
+        return True
+    ka, kb = (name_key(x).split("_") for x in (a, b))
+    short, long_ = (ka, kb) if len(ka) < len(kb) else (kb, ka)
+    if "_".join(long_) not in requested or len(short) == len(long_):
+        return False
+    n = len(short)
+    return long_[-n:] == short or (long_[:n] == short and set(long_[n:]) <= _COUNTED_TAILS)
+
+
+def _filters_match(
+    got: list[tuple[str, str, Any]], want: list[tuple[str, str, Any]], requested: set[str]
+) -> bool:
+    """The same predicates, a comparison's field named either way (``_same_compared``)."""
+    got, want = _filter_forms(got), _filter_forms(want)
+    if len(got) != len(want):
+        return False
+    left = list(got)
+    for w in want:
+        i = next(
+            (
+                i
+                for i, g in enumerate(left)
+                if g[1:] == w[1:]
+                and (
+                    g[0] == w[0]
+                    or (w[1] in ("ge", "le", "gt", "lt") and _same_compared(g[0], w[0], requested))
+                )
+            ),
+            None,
+        )
+        if i is None:
+            return False
+        left.pop(i)
+    return True
+
+
 def judge(case: dict[str, Any], today: date, *, strict: bool = False) -> dict[str, bool]:
     """One case → which of entity / fields / filters+time / resolution the parse gets right."""
     from prefect_autodata.agents.offline.instruction import parse_request
@@ -114,6 +170,8 @@ def judge(case: dict[str, Any], today: date, *, strict: bool = False) -> dict[st
         fields_ok = True
     got_filters = sorted((f.field, f.op, _norm(f.value)) for f in r.filters)
     want_filters = sorted((f["field"], f["op"], _norm(f["value"])) for f in case.get("filters") or [])
+    listed = want_fields if isinstance(want_fields, list) and want_fields != ["all"] else []
+    requested = {name_key(n) for n in listed}
     time_ok = True
     want_time = case.get("time")
     ts = r.time_scope
@@ -136,7 +194,7 @@ def judge(case: dict[str, Any], today: date, *, strict: bool = False) -> dict[st
         "entity": entity_ok,
         "fields": fields_ok,
         "has_fields": bool(want_fields),
-        "filters_time": got_filters == want_filters and time_ok,
+        "filters_time": _filters_match(got_filters, want_filters, requested) and time_ok,
         "resolved_with_source": (not case.get("source")) or r.is_resolved,
         "has_source": bool(case.get("source")),
     }

@@ -299,6 +299,15 @@ def _relative_time(lo: str, today: date) -> TimeScope | None:
         return ts(
             _minus_months(today, n * (3 if unit == "quarter" else 1)) + timedelta(days=1), today, m.group(0)
         )
+    if m := re.search(rf"\b(?:next|coming|upcoming)\s+{_NUM}\s+(day|week|month)s?\b", lo):
+        # "for the next 30 days": from today to the day N units ahead
+        n, unit = _n(m.group(1)), m.group(2)
+        ahead = (
+            _minus_months(today, -n)
+            if unit == "month"
+            else today + timedelta(days=n * (7 if unit == "week" else 1))
+        )
+        return ts(today, ahead, m.group(0))
     if m := re.search(r"\b(?:year[- ]to[- ]date|ytd|so far this year)\b", lo):
         return ts(date(today.year, 1, 1), today, m.group(0))
     if m := re.search(r"\bthis\s+(year|month|week)\b", lo):
@@ -325,6 +334,24 @@ def _resolve_time(t: str, mentions: list[_Mention], today: date, req: Request) -
     def between(a: _Mention, b: _Mention) -> str:
         return lo[a.span[1] : b.span[0]]
 
+    # "between 1 and 31 January 2026", "from 3 to 9 May 2025": the first day borrows the second's month
+    for d in (x for x in mentions if x.kind == "day"):
+        if (
+            len(mentions) == 1
+            and (
+                lead := re.search(
+                    r"\b(?:between|from)\s+(\d{1,2})(?:st|nd|rd|th)?\s+(?:and|to|-|until|through|till)\s*$",
+                    before(d),
+                )
+            )
+            and (d0 := _mk_date(d.start.year, d.start.month, int(lead.group(1)))) is not None
+            and d0 <= d.start
+        ):
+            ts.phrase = t[d.span[0] - len(lead.group(0)) : d.span[1]]
+            ts.start_date, ts.end_date = d0, d.start
+            ts.start_year = ts.end_year = d0.year
+            ts.years = [d0.year]
+            return ts
     # Two mentions joined as a range: "from A to B", "between A and B", "A-B", "A through B".
     pair = None
     for a, b in zip(mentions, mentions[1:], strict=False):
@@ -666,8 +693,13 @@ def _number(v: str, *, money: bool = False) -> float | int:
     return int(x) if x.is_integer() else x
 
 
-def _clean_item(item: str) -> str:
+_GERUND_FIELD = r"(?:listing|showing|giving)\s+[a-z]+"  # "listing date", "showing time"
+
+
+def _clean_item(item: str, *, gerund: bool = False) -> str:
     item = item.strip(" .,'\"")
+    if gerund and re.fullmatch(_GERUND_FIELD, item):
+        return item  # "..., postcode and listing date": the gerund is a word of the last field's name
     # "whether it is accessible", "the user who asked it": the field is the word the clause is about
     item = re.sub(r"^whether\s+(?:it|they)\s+(?:is|are|has|have)\s+", "", item, flags=re.I)
     item = re.sub(
@@ -692,7 +724,10 @@ def _split_list(text: str, *, clean: bool = True) -> list[str]:
     """The one list splitter: the items of "a, b and c" (also ";", "/", "&", "plus", "as well as"), each
     cleaned of its determiners and lead words (``clean``) and empty ones dropped."""
     parts = [p for p in _LIST_SPLIT.split(text) if p.strip()]
-    return [x for x in (_clean_item(p) for p in parts) if x] if clean else parts
+    last = len(parts) - 1 if len(parts) > 1 else -1  # "..., postcode and listing date"
+    return (
+        [x for x in (_clean_item(p, gerund=i == last) for i, p in enumerate(parts)) if x] if clean else parts
+    )
 
 
 def _short_names(items: list[str], most: int = 4) -> bool:
@@ -1233,6 +1268,8 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
             # "with details on X, Y", "with attributes such as X, Y": the list starts after the lead-in
             begin = lead_in.end() if (lead_in := _FIELD_LEAD_IN.match(t, m.end())) else m.end()
             chunk = _phrase_after(t, begin)
+            if items and re.fullmatch(_GERUND_FIELD, m.group(0).strip() + " " + chunk.strip()):
+                continue  # "..., price and listing date": a field of the list read, no list verb
             if not chunk.strip():
                 # "with at bats and home runs": a field list whose first word is a preposition
                 lead = re.match(r"(?:at|on|in)\s+[a-z]+(?=\s*(?:,|\band\b|&))", t[begin:])
@@ -1257,7 +1294,17 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
                 ):
                     continue
             raw = [y for x in raw for y in _split_feature(x)]
-            k = next((i for i, x in enumerate(raw) if i and _NESTED_TRIGGER.match(x.strip())), 0)
+            k = next(
+                (
+                    i
+                    for i, x in enumerate(raw)
+                    if i
+                    and _NESTED_TRIGGER.match(x.strip())
+                    # "..., postcode and listing date": a gerund naming the last field, not a list verb
+                    and not (i == len(raw) - 1 and re.fullmatch(_GERUND_FIELD, x.strip()))
+                ),
+                0,
+            )
             if k and m.group(0).strip().lower() in ("with", "having"):
                 # "bus stops with a shelter, including stop name and street": a feature, then fields
                 for x in raw[:k]:
@@ -1266,7 +1313,7 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
                     f = _comparison(x) or _value_feature(_clean_item(x))
                     filters.append(f or Filter(field=normalize_name(_clean_item(x)), op="eq", value=True))
                 raw = raw[k:]
-            parts = [x for x in (_clean_item(x) for x in raw) if x]
+            parts = [x for x in (_clean_item(x, gerund=i == len(raw) - 1) for i, x in enumerate(raw)) if x]
             rated, compared = "", False
             rate = re.compile(rf"\s+{_CMP}\s+{_NUMV}(?=\s*(?:,|\band\b|[.;!?]|$))", re.I)
             if (
@@ -1473,6 +1520,18 @@ _SCOPE_CLAUSE = re.compile(
 _SOURCE_LEAD = re.compile(
     r"^(?:from|on|at)\s+the site\s+(?=(?:" + "|".join(sorted(REQUEST_VERBS)) + r")\b)", re.I
 )
+# An opening before the request: a cadence ("Every Friday I want ...", "Every 15 minutes, grab ...") or a
+# purpose ("To benchmark our rates I want ...", "I'm planning an offsite, so I need ..."); the wish follows.
+_WISH = r"(?:i|we)\s*(?:would like|['’]d like|need|want|wish)\b"
+_OPENING = re.compile(
+    r"^(?:(?:(?:every|each)\s+(?:other\s+)?(?:\d+\s+)?(?:weekday|business day|working day|day|morning|night|"
+    r"evening|hour|minute|week|month|quarter|year|(?:mon|tues|wednes|thurs|fri|satur|sun)day)s?"
+    r"|(?:once|twice)\s+(?:a|per)\s+(?:day|week|month|hour)|daily|nightly|hourly|weekly|monthly)"
+    r"\s*,?\s+(?=(?:i|we|please|" + "|".join(sorted(REQUEST_VERBS)) + r")\b)"
+    r"|to\s+[a-z]+\s+[^,;:?]{1,80}?,?\s+(?=" + _WISH + r")"
+    r"|(?:i|we)\s*['’](?:m|re)\s+[a-z]+ing\b[^,;:?]{0,80},\s+(?:so\s+|and\s+)?(?=" + _WISH + r"))",
+    re.I,
+)
 # "Turn this search result into a dataset of titles": the records are named after the container.
 _INTO_CONTAINER = re.compile(
     r"^[a-z]+\s+[^,;:]{0,80}?\binto\s+(?:a|an|the|one)\s+(?:[a-z]+\s+)?(?P<c>[a-z]+)\s+of\s+(?P<rest>.+)",
@@ -1486,7 +1545,7 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
     s = _LEAD.sub("", t.strip())
     # "From https://... get every island" (a source, then the request without a comma), "In Q1 2024,
     # which ..." (a leading scope clause): the request starts after them
-    for rx in () if fields_first else (_SOURCE_LEAD, _SCOPE_CLAUSE):
+    for rx in () if fields_first else (_OPENING, _SOURCE_LEAD, _SCOPE_CLAUSE):
         if lead := rx.match(s):
             s = _LEAD.sub("", s[lead.end() :])
             field_start = None if field_start is None else field_start - (len(t) - len(s))
@@ -2081,6 +2140,7 @@ def parse_request(
     said_fields = [_respelled(x) for x in said_fields]
     req.fields = _choose_fields(req, kind, fields, schema, said_fields)
     _drop_field_words_as_values(req, said_fields)
+    _compared_as_requested(req)
     if req.entity is None and not req.unresolved:
         req.unresolved.append(
             "cannot tell what records are wanted: which kind of record (e.g. 'every book on "
@@ -2097,6 +2157,32 @@ def parse_request(
                 rows=int(m.group(1)), basis=f"{req.coverage} requested (at most)"
             )
     return req
+
+
+_COUNTED_TAILS = frozenset("count available total".split())
+
+
+def _compared_as_requested(req: Request) -> None:
+    """ "at least 30 vendors, with ... number of vendors", "more than 500 ratings (..., rating count)",
+    "a hot desk price under 250 (..., hot desk price)": a comparison whose field words close one
+    requested field's name (or open it before a word of counting: "rating count", "bikes available")
+    compares that field; one with a field of its own name, or answered by several, is left."""
+    names = [f.normalized for f in req.fields]
+    keys = [[singular(w) for w in n.lower().split("_") if w] for n in names]
+    for flt in req.filters:
+        if flt.op not in ("ge", "le", "gt", "lt", "range") or flt.field in ("*", "location"):
+            continue
+        words = [singular(w) for w in flt.field.lower().split("_") if w]
+        if not words or words in keys:
+            continue
+        n = len(words)
+        hits = [
+            name
+            for name, key in zip(names, keys, strict=True)
+            if len(key) > n and (key[-n:] == words or (key[:n] == words and set(key[n:]) <= _COUNTED_TAILS))
+        ]
+        if len(hits) == 1:
+            flt.field = hits[0]
 
 
 def _drop_field_words_as_values(req: Request, said: list[str]) -> None:
