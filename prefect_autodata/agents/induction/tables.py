@@ -708,6 +708,7 @@ def with_parts(t: Table, cands: list[Any]) -> list[Any]:
     pieces that are all text (the lines of an address) leave the label to the whole cell.
     """
     from prefect_autodata.agents.induction.matching import Candidate
+    from prefect_autodata.agents.induction.regions import QUOTED, quoted
 
     if t.transposed or t.header_column or not t.body:
         return cands
@@ -725,6 +726,16 @@ def with_parts(t: Table, cands: list[Any]) -> list[Any]:
                 rule=rule,
                 values=vals,
                 notes=[*whole.notes, "read without footnote marks and hidden text"],
+            )
+            continue
+        unq = quoted(whole.values)
+        if unq is not None:  # '"Pilot"': the value inside its quotation marks
+            rule = {
+                **whole.rule,
+                "transforms": [*whole.rule.get("transforms", []), {"op": "regex", "pattern": QUOTED}],
+            }
+            out[next(k for k, c in enumerate(out) if c is whole)] = dataclasses.replace(
+                whole, rule=rule, values=unq, notes=[*whole.notes, "read without its quotation marks"]
             )
             continue
         parts = _line_parts(t, i) or _text_parts(t, i)
