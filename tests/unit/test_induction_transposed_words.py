@@ -51,3 +51,13 @@ def test_rows_of_records_stay_rows():
     rows = "".join(f"<tr><th>{a}</th><td>{b}</td><td>{c}</td></tr>" for a, b, c in people)
     t = tables(parse(f"<html><body><table>{rows}</table></body></html>"))[0]
     assert not t.transposed and t.rows == 3
+
+
+def test_film_rating_names_answer_a_german_release_label():
+    from prefect_autodata.agents.induction.matching import name_evidence
+
+    assert (
+        name_evidence("mpaa", "Freigabe")[0] >= 0.8
+    )  # zoo 297993/10: the user's "MPAA", the page's "Freigabe"
+    assert name_evidence("movie rating", "Altersfreigabe")[0] >= 0.8
+    assert name_evidence("mpaa", "Genre")[0] < 0.3

@@ -461,7 +461,8 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
         "note, benotung, calificacion, calificación, clasificacion, clasificación, valoracion, valoración, "
         "puntuacion, evaluation, évaluation, appreciation, valutazione, voto, giudizio, avaliacao, avaliação, "
         "classificacao, classificação, nota, certificate, certification, age rating, content rating, "
-        "parental rating, age classification, altersfreigabe, freigabe, altersempfehlung, "
+        "parental rating, age classification, film rating, movie rating, mpaa, mpaa rating, mpa rating, "
+        "altersfreigabe, freigabe, altersempfehlung, "
         "clasificacion por edades, classificacao indicativa, classificazione per eta",
         "rtg rat scr",
     ),
