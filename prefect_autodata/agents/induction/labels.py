@@ -70,6 +70,16 @@ class Pair:
         return self.xpath + repr(self.transforms)
 
 
+# A value written as a sentence after its label ("<em>Prerequisite:</em> HIST 101 or HIST 102.") ends with
+# the sentence's full stop, which is no part of it; an abbreviation's stop stays ("Acme Inc.", "Jr.").
+SENTENCE_STOP = r"^(.*?\S)(?:(?<=[^\W_]{2})(?<![A-Z][a-z]{2})(?<!\b[A-Z][a-z])\.)?\s*$"
+
+
+def _sentence_value(value: str) -> str:
+    m = re.search(SENTENCE_STOP, value, re.S)
+    return m.group(1) if m else value
+
+
 def _label_ok(s: str) -> bool:
     s = s.strip().rstrip(":：").strip()
     if not s or len(s) > MAX_LABEL_CHARS or len(s.split()) > MAX_LABEL_WORDS:
@@ -206,9 +216,9 @@ def _label_elements(root: Any, scope: str) -> list[Pair]:
             out.append(
                 Pair(
                     label=label,
-                    value=tail,
+                    value=_sentence_value(tail),
                     xpath=f"{anchor}/following-sibling::text()[normalize-space()][1]",
-                    transforms=[{"op": "strip"}],
+                    transforms=[{"op": "strip"}, {"op": "regex", "pattern": SENTENCE_STOP}],
                     form="inline-tail",
                     label_node=el,
                     text_ref=(el, "tail"),

@@ -342,7 +342,7 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
     (
         "location",
         "place",
-        "location, place, where, site, area, standort, lage, ort, ubicacion, ubicación, lugar, sitio, lieu, emplacement, luogo, posizione, local, localizacao, headquarters, hq, based in",
+        "location, place, where, site, area, standort, lage, ort, ubicacion, ubicación, lugar, sitio, lieu, emplacement, luogo, posizione, local, localizacao, headquarters, hq, based in, origin, provenance, herkunft, origen, provenienza",
         "loc",
     ),
     (
@@ -461,7 +461,8 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
         "note, benotung, calificacion, calificación, clasificacion, clasificación, valoracion, valoración, "
         "puntuacion, evaluation, évaluation, appreciation, valutazione, voto, giudizio, avaliacao, avaliação, "
         "classificacao, classificação, nota, certificate, certification, age rating, content rating, "
-        "parental rating, age classification, altersfreigabe, freigabe, altersempfehlung, "
+        "parental rating, age classification, film rating, movie rating, mpaa, mpaa rating, mpa rating, "
+        "altersfreigabe, freigabe, altersempfehlung, "
         "clasificacion por edades, classificacao indicativa, classificazione per eta",
         "rtg rat scr",
     ),
@@ -504,7 +505,7 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
     (
         "pages",
         "integer",
-        "pages, page count, number of pages, seiten, seitenzahl, paginas, páginas, pagine",
+        "pages, page count, number of pages, pagination, page range, seiten, seitenzahl, paginas, páginas, pagine",
         "pp pgs pg",
     ),
     ("age", "integer", "age, alter, edad, âge, age, eta, età, idade, years old", ""),

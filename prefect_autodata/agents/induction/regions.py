@@ -32,6 +32,7 @@ from prefect_autodata.agents.induction.dom import (
     value_text,
     xq,
 )
+from prefect_autodata.agents.induction.labels import SENTENCE_STOP
 from prefect_autodata.agents.induction.matching import Candidate, is_template
 
 _CHROME = {"form", "select"}  # may hold results, but rarely: ranked low (furniture is left out)
@@ -343,7 +344,9 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
                 )
                 whole = _inline_only(node, taken) and bool(value_text(node))
                 if own or whole or (len(node) == 0 and clean(node.text_content())):
-                    path = _class_path(item, node) or rel
+                    # a property the record marks once (itemprop="pagination") holds wherever the
+                    # record puts it: after two authors or after four
+                    path = _class_path(item, node) or _prop_path(item, node) or rel
                     per_path.setdefault(path, {})[idx] = (value_text(node), node)
                     kinds[path] = ("text", None)
                     meta.setdefault(path, node)
@@ -468,6 +471,7 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
         if words & props:
             out[i].label = None
     out = _visible_enums(out)
+    out = with_pieces(out)
     for p in _labelled(region, found):
         out.append(p)
     if link_cands:
@@ -677,7 +681,9 @@ def _kind_names(values: list[str | None]) -> list[str]:
     return list(vt.KIND_NAMES.get(prof.kind, ()))
 
 
-_UNIT = re.compile(r"^\s*([-+]?\d[\d.,]*)\s*([^\W\d_][\w.]{0,14})\s*[|/·•,;:]?\s*$")
+# a count, or a range of counts ("1–3 credits"), and its word, in parentheses or not ("(3 credits)")
+_COUNT = r"[-+]?\d[\d.,]*(?:\s?[–-]\s?\d[\d.,]*)?"
+_UNIT = re.compile(rf"^\s*\(?\s*({_COUNT})\s*([^\W\d_][\w.]{{0,14}}?)\s*\)?\s*[|/·•,;:]?\s*$")
 
 
 def _unit_word(values: list[str | None]) -> tuple[str, dict[str, Any]] | None:
@@ -702,7 +708,7 @@ def _unit_word(values: list[str | None]) -> tuple[str, dict[str, Any]] | None:
         return None
     word = _UNIT.match(counted[0]).group(2)
     stem = re.escape(words[0])
-    pat = r"(?i)^\s*([-+]?\d[\d.,]*)\s*" + stem + r"s?\b"
+    pat = r"(?i)^\s*\(?\s*(" + _COUNT + r")\s*" + stem + r"s?\b"
     return word, {"op": "regex", "pattern": pat}
 
 
@@ -852,4 +858,144 @@ def cell_blocks(cells: list[Any], base: str) -> list[tuple[dict[str, Any], list[
             kids = elements(c) if c is not None else []
             values.append(clean(kids[k].text_content()) if len(kids) > k else None)
         out.append((rule, values))
+    return out
+
+
+# -- pieces of one slot ---------------------------------------------------------------------------------
+
+# One text slot may print several of a record's values run together: a course's code before its title
+# ("HIST 214.  The Atlantic World"), a wine's vintage after its name ("Rioja Reserva 2006"), a region and
+# its country ("Rioja, Spain"), pieces between bars. Each piece that recurs over the records is one more
+# candidate; the slot itself stays for a field that asks the whole.
+_YEAR_PIECE = r"(?:1[5-9]|20)\d{2}"
+# a code: a short run of capitals and its number ("HIST 101", "CS-230", "MATH 2410H"), then a stop
+_CODE_PIECE = r"[A-Z][A-Za-z&]{0,5}[ -]?\d{1,5}[A-Za-z]?"
+_CODE_LEAD = re.compile(rf"^({_CODE_PIECE})(?:[.:]|\s+[-–—])\s+(?=\S)")
+_TRAIL_YEAR = re.compile(rf"^(.*[^\W\d_].*?)\s+({_YEAR_PIECE})$")
+_WHOLE_KINDS = frozenset({"date", "datetime", "time", "money", "percent", "url", "email", "phone"})
+_DATED = re.compile(r"\b\d{1,2},\s+(?:1[5-9]|20)\d{2}\b")  # "at March 16, 2010 09:12 PM"
+_STOPPED = re.compile(r"[^\W_]{2}\.$")
+_PIECES_MAX = 120  # a longer text is prose (a description), not values run together
+_COMMA = re.compile(r"\s*,\s+")
+
+
+# A value printed inside quotation marks (an episode's or a song's title: '"Pilot"', '“Undertow”'): the
+# marks are the page's typography around the value, not part of it.
+_QUOTES = r"^\s*[\"“„«‘]\s*(.*?\S)\s*[\"”“»’]\s*$"
+QUOTED = r"^\s*[\"“„«‘]?\s*(.*?\S)\s*[\"”“»’]?\s*$"  # the rule: a record shown without them reads whole
+
+
+def quoted(values: list[Any]) -> list[str | None] | None:
+    """The values without their quotation marks when nine in ten filled values are quoted, else None."""
+    filled = [clean(str(v)) for v in values if v not in (None, "")]
+    if len(filled) < 2 or _share([bool(re.search(_QUOTES, v)) for v in filled]) < 0.9:
+        return None
+    return [_grab(QUOTED, v) for v in values]
+
+
+def _share(flags: list[bool]) -> float:
+    return sum(flags) / len(flags) if flags else 0.0
+
+
+def _grab(pattern: str, value: Any) -> str | None:
+    if value in (None, ""):
+        return None
+    m = re.search(pattern, str(value), re.S)
+    return clean(m.group(1)) if m and m.group(1) else None
+
+
+def slot_pieces(values: list[Any]) -> tuple[list[tuple[str, list[str | None]]], int | None]:
+    """(regex, values) per piece of a slot whose values run several values together, and the index of
+    the piece that carries the slot's own meaning (the name beside a code or a year), or None when
+    the pieces are alike (a region and its country: neither is the slot's label alone).
+
+    Told by what every record shows: a leading code and a stop (in nine records of ten), a trailing
+    year after words (in three of five, a record without one reads its whole text as the name), one
+    same number of ", " or of one separator in every record."""
+    from prefect_autodata.agents.induction.textlines import find_separator, sep_regex
+
+    filled = [clean(str(v)) for v in values if v not in (None, "")]
+    if len(filled) < 3 or any(len(v) > _PIECES_MAX for v in filled):
+        return [], None
+    from prefect_autodata.agents.induction import values as vt
+
+    if _share([vt.kind_of(v) in _WHOLE_KINDS or bool(_DATED.search(v)) for v in filled]) >= 0.3:
+        return [], None  # a date ("March 16, 2010"), an amount: one value, whatever its commas
+    if quoted(values) is not None:  # '"Pilot"': the title inside its quotation marks
+        return [(QUOTED, [_grab(QUOTED, v) for v in values])], 0
+    if _share([bool(_CODE_LEAD.match(v)) for v in filled]) >= 0.9:
+        codes = [_CODE_LEAD.match(v).group(1) for v in filled if _CODE_LEAD.match(v)]
+        if len(set(codes)) >= 0.9 * len(codes):
+            code = rf"^({_CODE_PIECE})(?:[.:]|\s+[-–—])\s+\S"
+            rest = rf"^{_CODE_PIECE}(?:[.:]|\s+[-–—])\s+(.*?\S)\.?\s*$"
+            return [(code, [_grab(code, v) for v in values]), (rest, [_grab(rest, v) for v in values])], 1
+    years = [_TRAIL_YEAR.match(v) for v in filled]
+    if _share([bool(m) for m in years]) >= 0.6:
+        rests = [m.group(1) for m in years if m]
+        # the names differ ("Rioja Reserva 2006") or the years do ("SPARW 2013": a venue's edition)
+        varied = len(set(rests)) >= 0.9 * len(rests) or len({m.group(2) for m in years if m}) >= 2
+        if varied and all(len(r) >= 3 for r in rests):
+            name = rf"^(.*?\S)(?:\s+{_YEAR_PIECE})?\s*$"
+            year = rf"\s({_YEAR_PIECE})\s*$"
+            return [(name, [_grab(name, v) for v in values]), (year, [_grab(year, v) for v in values])], 0
+    if _share([bool(_STOPPED.search(v)) for v in filled]) >= 0.9 and len(set(filled)) >= 0.9 * len(filled):
+        # every title ends with the listing's full stop ("Static Index Pruning Revisited."): not the title's
+        return [(SENTENCE_STOP, [_grab(SENTENCE_STOP, v) for v in values])], 0
+    sep = find_separator(filled)
+    if sep is not None and sep != "\t":
+        s = sep_regex(sep)
+    elif all(len(_COMMA.findall(v)) == len(_COMMA.findall(filled[0])) for v in filled) and _COMMA.search(
+        filled[0]
+    ):
+        s = _COMMA.pattern
+    else:
+        return [], None
+    n = len(re.split(s, filled[0]))
+    if n < 2 or n > 4 or any(len(re.split(s, v)) != n for v in filled):
+        return [], None
+    piece = f"(?:(?!{s}).)*"
+    out = []
+    for k in range(n):
+        pat = rf"^\s*(?:{piece}{s}){{{k}}}\s*((?:(?!{s}).)*?\S)\s*(?:{s}|$)"
+        out.append((pat, [_grab(pat, v) for v in values]))
+    return out, None
+
+
+def with_pieces(cands: list[Candidate]) -> list[Candidate]:
+    """``cands`` plus a candidate per piece of each text slot that runs values together (``slot_pieces``).
+
+    The piece that carries the slot's meaning takes its label and its identity (the course's title
+    beside its code is the record's name); the slot stays as it was for a field that asks the whole,
+    and when no field takes the other pieces the matcher reads it whole (``main_piece``)."""
+    out = list(cands)
+    for whole in cands:
+        if whole.origin != "slot" or whole.rule.get("attr") or whole.fill < 0.5 or whole.rule["xpath"] == ".":
+            continue  # (the record's whole text is no slot of its own)
+        if any(t.get("op") == "regex" for t in whole.rule.get("transforms", [])):
+            continue  # already a piece of its text (a label or a unit cut off)
+        parts, main = slot_pieces(whole.values)
+        if not parts:
+            continue
+        for k, (pat, vals) in enumerate(parts):
+            rule = {
+                **whole.rule,
+                "transforms": [*whole.rule.get("transforms", []), {"op": "regex", "pattern": pat}],
+            }
+            out.append(
+                Candidate(
+                    label=whole.label if k == main else None,
+                    values=vals,
+                    rule=rule,
+                    origin="slot",
+                    identity=whole.identity and k == main,
+                    anchor=whole.anchor if k == main else 0.3,
+                    where=whole.where,
+                    aliases=list(whole.aliases) if k == main else [],
+                    notes=[f"piece {k + 1} of {len(parts)} of {whole.rule.get('xpath')}"],
+                    whole=whole,
+                    main_piece=k == main,
+                )
+            )
+        if main is not None:
+            whole.identity, whole.anchor = False, min(whole.anchor, 0.3)
     return out

@@ -470,6 +470,26 @@ def _homogeneity(grid: list[list[str]]) -> float:
     return sum(shares) / len(shares) if shares else 0.0
 
 
+def _fields_by_row(grid: list[list[str]], cols: list[list[str]]) -> bool:
+    """True when the rows of ``grid`` are fields (their values alike) rather than its columns.
+
+    By the coarse value types first; when those say nothing (every cell is words: job titles, towns,
+    employers) by the fine kinds (``values.profile``: a row of towns is all places, a column mixes a
+    title, a town and a firm)."""
+    from prefect_autodata.agents.induction import values as vt
+
+    by_row, by_col = _homogeneity(grid), _homogeneity(cols)
+    if abs(by_row - by_col) > 1e-9:
+        return by_row > by_col
+
+    def fine(lines: list[list[str]]) -> float:
+        profs = [vt.profile(ln) for ln in lines]
+        shares = [p.share for p in profs if p.kind != "empty"]
+        return sum(shares) / len(shares) if shares else 0.0
+
+    return fine(grid) > fine(cols)
+
+
 def _transposed(table: Any, head: list[Any], body: list[Any], all_tables: list[Any]) -> Table | None:
     """One record per column: every row a field led by its label cell, two or more value columns.
 
@@ -495,7 +515,7 @@ def _transposed(table: Any, head: list[Any], body: list[Any], all_tables: list[A
         return None
     grid = [[cell_text(c) for c in _cells(tr)[1:]] for tr in body]
     cols = [list(x) for x in zip(*grid, strict=True)]
-    if not head and _homogeneity(grid) < _homogeneity(cols):
+    if not head and not _fields_by_row(grid, cols):
         return None
     locate = _locator(table, [], all_tables, row_labels=labels)
     records = f"({locate}/tr | {locate}/tbody/tr)[*[1][normalize-space()={xq(labels[0])}]]/*[position()>1]"
@@ -708,6 +728,7 @@ def with_parts(t: Table, cands: list[Any]) -> list[Any]:
     pieces that are all text (the lines of an address) leave the label to the whole cell.
     """
     from prefect_autodata.agents.induction.matching import Candidate
+    from prefect_autodata.agents.induction.regions import QUOTED, quoted
 
     if t.transposed or t.header_column or not t.body:
         return cands
@@ -725,6 +746,16 @@ def with_parts(t: Table, cands: list[Any]) -> list[Any]:
                 rule=rule,
                 values=vals,
                 notes=[*whole.notes, "read without footnote marks and hidden text"],
+            )
+            continue
+        unq = quoted(whole.values)
+        if unq is not None:  # '"Pilot"': the value inside its quotation marks
+            rule = {
+                **whole.rule,
+                "transforms": [*whole.rule.get("transforms", []), {"op": "regex", "pattern": QUOTED}],
+            }
+            out[next(k for k, c in enumerate(out) if c is whole)] = dataclasses.replace(
+                whole, rule=rule, values=unq, notes=[*whole.notes, "read without its quotation marks"]
             )
             continue
         parts = _line_parts(t, i) or _text_parts(t, i)

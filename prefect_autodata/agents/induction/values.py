@@ -79,6 +79,8 @@ _DECIMAL = re.compile(
 _PHONE = re.compile(r"^(?:\+|00)?[\d\s().\-/]{7,22}(?:\s?(?:x|ext\.?)\s?\d{1,5})?$", re.I)
 _CODE = re.compile(
     r"^(?=[^\s]*[A-Za-z])(?=[^\s]*\d)[A-Za-z0-9][\w\-./#:]{0,19}$|^[A-Z]{1,5}(?:[-+/.][A-Z0-9]{1,4})?$"
+    # a subject's capitals and a number ("HIST 101", "CS 2410H"): a catalogue code written with a space
+    r"|^[A-Z]{2,5}\s\d{2,5}[A-Z]?$"
 )
 _BOOL = lx.TRUE_FALSE
 _NAME_WORD = re.compile(
