@@ -22,6 +22,7 @@ from prefect_autodata.agents.induction import jsonrec
 from prefect_autodata.agents.induction import scripts as js
 from prefect_autodata.agents.induction.jsonsets import json_record_sets
 from prefect_autodata.agents.induction.recordset import RecordSet
+from prefect_autodata.agents.induction.rules import unique_key
 from prefect_autodata.agents.naming import default_name
 from prefect_autodata.agents.offline import discovery as d
 from prefect_autodata.agents.offline.induction import (
@@ -595,6 +596,8 @@ def induce_json(
         # The source names each record by an id the request does not land: no landed field is known
         # to be unique (a director makes several films), so the key is every field always present.
         pk = [t for t in own if all(r.get(t) not in (None, "") for r in sample_rows)] or pk
+    if not detail_names:  # never a key one answer repeats (a team over its seasons)
+        pk = unique_key(pk, own, sample_rows, {r.name: r.type for r in rules})
     tick = [t for t, m in ordered.items() if m.from_param and gr.roles.get(m.from_param) == "ticker"]
     pk = tick[:1] + pk
     pk = list(dict.fromkeys(pk))
@@ -744,6 +747,7 @@ def induce_csv(
     pk = choose_primary_key(covered, sample)
     if _unlanded_id(rs, {m.key for m in ordered.values()}):
         pk = [t for t in covered if all(r.get(t) not in (None, "") for r in sample)] or pk
+    pk = unique_key(pk, covered, sample, {r.name: r.type for r in rules})  # never a key the file repeats
     parts = urlsplit(endpoint.example_url)
     base = f"{parts.scheme}://{parts.netloc}"
     path = endpoint.example_url[len(base) :]

@@ -246,6 +246,42 @@ def _one_year_each(values: list[Any]) -> bool:
 _SPAN = re.compile(r"(?:1[5-9]|20)\d{2}\s?[-–/]\s?\d{2}(?![\d/-])")
 
 
+def key_columns(columns: list[str], values: dict[str, list[Any]], types: dict[str, str]) -> list[str]:
+    """The columns that identify a record when no column is a verified key: those the sample never
+    leaves empty, without the typed ones (numbers, measures, dates) when the text columns alone tell
+    the sample's records apart.
+
+    Why: a typed value reads null where a row shows something else ("N/A" for a fuel economy, "call
+    for price"), and a null key column rejects the row; text columns read every shown value. Every
+    text column stays in the key (broad on purpose: two cars of one model differ in their engine), and
+    the typed columns join it only when the text ones repeat in the sample (a ticker over its days)."""
+    full = [c for c in columns if c in values and all(v not in (None, "") for v in values[c])]
+    text = [c for c in full if types.get(c, "string") == "string"]
+    sizes = {len(values[c]) for c in text}
+    n = sizes.pop() if len(sizes) == 1 else 0  # one value per sampled record in every text column
+    if text and len(text) < len(full) and n >= 2:
+        rows = {tuple(" ".join(str(values[c][i]).split()).casefold() for c in text) for i in range(n)}
+        if len(rows) == n:
+            return text
+    return full
+
+
+def unique_key(
+    key: list[str], columns: list[str], rows: list[dict[str, Any]], types: dict[str, str]
+) -> list[str]:
+    """``key`` when it tells the sample ``rows`` apart, else ``key_columns`` over ``columns``.
+
+    Why: a key that repeats inside one sample (a team over its seasons in one file) merges or refuses
+    good rows; the record is then what its never-empty columns say together."""
+    if not key or len(rows) < 2:
+        return key
+    seen = {tuple(" ".join(str(r.get(k)).split()).casefold() for k in key) for r in rows}
+    if len(seen) == len(rows):
+        return key
+    values = {c: [r.get(c) for r in rows] for c in columns}
+    return key_columns(columns, values, types) or key
+
+
 class Built:
     """One assembled spec, the matches it reads, how many rows it saw on ``url`` and why it was built."""
 
