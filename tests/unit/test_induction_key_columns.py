@@ -13,25 +13,29 @@ from prefect_autodata.runtime.normalize import raw_columns, to_frame
 URL = "http://cars.test/"
 
 
-def test_text_columns_alone_when_they_tell_records_apart() -> None:
+def test_firm_columns_alone_when_they_tell_records_apart() -> None:
     values = {
         "model": ["Kia Rio", "Kia Rio", "Ford Ka"],
         "engine": ["1.4L", "1.6L", "1.2L"],
         "mpg": ["30 mpg", "28 mpg", "35 mpg"],
     }
-    types = {"model": "string", "engine": "string", "mpg": "float"}
-    assert key_columns(["model", "engine", "mpg"], values, types) == ["model", "engine"]
+    assert key_columns(["model", "engine", "mpg"], values, {"mpg"}) == ["model", "engine"]
 
 
-def test_typed_columns_join_when_text_repeats() -> None:
+def test_loose_columns_join_when_the_others_repeat() -> None:
     values = {"ticker": ["ADI", "ADI", "ADI"], "date": ["2017-10-11", "2017-10-12", "2017-10-13"]}
-    types = {"ticker": "string", "date": "date"}
-    assert key_columns(["ticker", "date"], values, types) == ["ticker", "date"]
+    assert key_columns(["ticker", "date"], values, {"date"}) == ["ticker", "date"]
 
 
 def test_empty_columns_never_in_the_key() -> None:
     values = {"a": ["x", "", "z"], "b": ["1", "2", "3"]}
-    assert key_columns(["a", "b"], values, {"a": "string", "b": "integer"}) == ["b"]
+    assert key_columns(["a", "b"], values, set()) == ["b"]
+
+
+def test_plain_numbers_stay_in_the_key() -> None:
+    """One page of a paged listing shows each team once; the next repeats them (other seasons)."""
+    values = {"team": ["ATL", "LAD", "CHC"], "innings": ["1,474.2", "1,449.2", "1,444.0"]}
+    assert key_columns(["team", "innings"], values, set()) == ["team", "innings"]
 
 
 def _table(rows: list[tuple[str, str, str, str]]) -> str:
