@@ -2,13 +2,7 @@
 column that reads null where a row shows something else ("N/A" fuel economy): such a row would be
 rejected for an empty key (zoo 310170/57 lost 9 of 292 cars)."""
 
-import pandas as pd
-
-from prefect_autodata.agents.induction.assemble import induce_page
 from prefect_autodata.agents.induction.rules import key_columns
-from prefect_autodata.runtime.columns import FETCHED_AT, SOURCE_URL
-from prefect_autodata.runtime.extract import extract_page, parse_document
-from prefect_autodata.runtime.normalize import raw_columns, to_frame
 
 URL = "http://cars.test/"
 
@@ -36,35 +30,6 @@ def test_plain_numbers_stay_in_the_key() -> None:
     """One page of a paged listing shows each team once; the next repeats them (other seasons)."""
     values = {"team": ["ATL", "LAD", "CHC"], "innings": ["1,474.2", "1,449.2", "1,444.0"]}
     assert key_columns(["team", "innings"], values, set()) == ["team", "innings"]
-
-
-def _table(rows: list[tuple[str, str, str, str]]) -> str:
-    body = "".join(f"<tr><td>{a}</td><td>{b}</td><td>{c}</td><td>{d}</td></tr>" for a, b, c, d in rows)
-    return (
-        "<html><body><h1>Used cars</h1><table><tr><th>Vehicle</th><th>Price</th><th>Engine</th>"
-        f'<th>Fuel economy</th></tr>{body}</table><a rel="next" href="?page=2">Next</a></body></html>'
-    )
-
-
-def test_a_row_with_na_in_a_measure_is_not_rejected() -> None:
-    cars = [
-        (f"Car {i}", f"${20_000 + i * 100:,}", f"{1 + i % 3}.{i % 10}L V{4 + i % 3}", f"{20 + i} mpg")
-        for i in range(12)
-    ]
-    built = induce_page(URL, _table(cars), ["model", "price", "engine", "fuel_economy"], name="cars")
-    spec = next(b.spec for b in built if "fuel_economy" in {c.name for c in b.spec.columns})
-    assert spec.primary_key and "fuel_economy" not in spec.primary_key
-    later = _table([("Car 99", "$9,999", "2.0L V6", "N/A"), ("Car 98", "$9,000", "2.2L V6", "25 mpg")])
-    src = spec.sources[0]
-    rows = extract_page(parse_document("html", later, URL), src.fields, src.records, {})
-    raw = pd.DataFrame.from_records(
-        [{**r, SOURCE_URL: URL, FETCHED_AT: "2026-01-01T00:00:00Z"} for r in rows]
-    )
-    for c in raw_columns(spec):
-        if c not in raw.columns:
-            raw[c] = None
-    frame = to_frame(spec, raw[raw_columns(spec)])
-    assert len(frame.good) == 2
 
 
 def test_a_csv_key_the_file_repeats_is_not_the_key() -> None:

@@ -36,7 +36,7 @@ from prefect_autodata.agents.induction.matching import (
     dominant_type,
 )
 from prefect_autodata.agents.induction.rules import Built as _Built
-from prefect_autodata.agents.induction.rules import field_units, key_columns, loose_columns, typed_rule
+from prefect_autodata.agents.induction.rules import field_units, typed_rule
 from prefect_autodata.agents.induction.scoped import filter_matches
 from prefect_autodata.agents.induction.selectors import detail_candidates
 from prefect_autodata.runtime.policy import FetchPolicy
@@ -146,11 +146,11 @@ def _spec(
     pk = [key] if unique and len(set(key_vals)) == len(key_cand.values) else []
     # No verified key: a record is the requested tuple, over the columns the sample never leaves
     # empty (a null key column drops the rows that lack it: the story without a domain).
-    full = key_columns(
-        [c.name for c in cols],
-        {c.name: list(matches[c.name].candidate.values) for c in cols if c.name in matches},
-        loose_columns(list(produced.values())),
-    )
+    full = [
+        c.name
+        for c in cols
+        if c.name in matches and all(v not in (None, "") for v in matches[c.name].candidate.values)
+    ]
     pk = pk or full or [c.name for c in cols]
     source = Source(
         name="records",
