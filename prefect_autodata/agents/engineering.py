@@ -22,6 +22,7 @@ from prefect_autodata.agents.induction import jsonrec
 from prefect_autodata.agents.induction import scripts as js
 from prefect_autodata.agents.induction.jsonsets import json_record_sets
 from prefect_autodata.agents.induction.recordset import RecordSet
+from prefect_autodata.agents.induction.rules import field_units, loose_columns, retyped, unique_key
 from prefect_autodata.agents.naming import default_name
 from prefect_autodata.agents.offline import discovery as d
 from prefect_autodata.agents.offline.induction import (
@@ -555,6 +556,7 @@ def induce_json(
     missing = [t for t in targets if t not in matches]
     matches.update(_param_fields(missing, gr, matches))
     ordered = {t: matches[t] for t in targets if t in matches}
+    units = field_units(plan)
     rules = []
     for m in ordered.values():
         if m.from_param is not None:
@@ -565,11 +567,10 @@ def induce_json(
             # an array of names or of objects with a name ("authors": [{"name": ...}]): the names, joined
             rules.append(FieldRule(name=m.target, jsonpath=rs.jsonpath_for(m.key) + proj, join=", "))
         else:
-            rules.append(
-                FieldRule(
-                    name=m.target, jsonpath=rs.jsonpath_for(m.key), type=m.type, transforms=m.transforms
-                )
-            )
+            rule = FieldRule(
+                name=m.target, jsonpath=rs.jsonpath_for(m.key), type=m.type, transforms=m.transforms
+            )  # "15 mpg", "PT1H20M" read as the HTML rules read them
+            rules.append(retyped(rule, [r.get(m.key) for r in rs.rows[:50]], units.get(m.target)))
     scope = _scope_keys(plan, targets, {k: rs.labels.get(k, k) for k in rs.keys}, ordered)
     rules += [FieldRule(name=f, jsonpath=rs.jsonpath_for(k)) for f, k in scope.items()]  # filtered on
     missing = [t for t in targets if t not in ordered]
@@ -595,6 +596,8 @@ def induce_json(
         # The source names each record by an id the request does not land: no landed field is known
         # to be unique (a director makes several films), so the key is every field always present.
         pk = [t for t in own if all(r.get(t) not in (None, "") for r in sample_rows)] or pk
+    if not detail_names:  # never a key one answer repeats (a team over its seasons)
+        pk = unique_key(pk, own, sample_rows, loose_columns(rules))
     tick = [t for t, m in ordered.items() if m.from_param and gr.roles.get(m.from_param) == "ticker"]
     pk = tick[:1] + pk
     pk = list(dict.fromkeys(pk))
@@ -728,9 +731,17 @@ def induce_csv(
     ordered = {t: matches[t] for t in targets if t in matches}
     if not ordered:
         return None
+    units = field_units(plan)
     rules = [
-        FieldRule(
-            name=t, jsonpath=f"$['{m.key}']", type=m.type, transforms=[Transform(op="strip"), *m.transforms]
+        retyped(
+            FieldRule(
+                name=t,
+                jsonpath=f"$['{m.key}']",
+                type=m.type,
+                transforms=[Transform(op="strip"), *m.transforms],
+            ),
+            [r.get(m.key) for r in rs.rows[:50]],
+            units.get(t),
         )
         for t, m in ordered.items()
     ]
@@ -744,6 +755,7 @@ def induce_csv(
     pk = choose_primary_key(covered, sample)
     if _unlanded_id(rs, {m.key for m in ordered.values()}):
         pk = [t for t in covered if all(r.get(t) not in (None, "") for r in sample)] or pk
+    pk = unique_key(pk, covered, sample, loose_columns(rules))  # never a key the file repeats
     parts = urlsplit(endpoint.example_url)
     base = f"{parts.scheme}://{parts.netloc}"
     path = endpoint.example_url[len(base) :]

@@ -36,7 +36,7 @@ from prefect_autodata.agents.induction.matching import (
     dominant_type,
 )
 from prefect_autodata.agents.induction.rules import Built as _Built
-from prefect_autodata.agents.induction.rules import typed_rule
+from prefect_autodata.agents.induction.rules import field_units, typed_rule
 from prefect_autodata.agents.induction.scoped import filter_matches
 from prefect_autodata.agents.induction.selectors import detail_candidates
 from prefect_autodata.runtime.policy import FetchPolicy
@@ -105,13 +105,14 @@ def _spec(
     plan: Any = None,
 ) -> tuple[CollectorSpec, list[str]]:
     """The spec and the row filter's notes (a filter on a column it does not produce is named)."""
+    units = field_units(plan)
     rules = [
-        typed_rule(r, matches[r].candidate)
+        typed_rule(r, matches[r].candidate, units.get(r))
         for r in requested
         if r in matches and matches[r].candidate.where == "listing"
     ]
     detail_rules = [
-        typed_rule(r, matches[r].candidate)
+        typed_rule(r, matches[r].candidate, units.get(r))
         for r in requested
         if r in matches and matches[r].candidate.where == "detail"
     ]

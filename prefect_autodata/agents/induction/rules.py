@@ -152,13 +152,16 @@ def marked_transforms(name: str, values: list[Any]) -> list[Transform] | None:
 _ASKS_MINUTES = re.compile(r"(?:^|[\W_])(?:in[\W_]+)?(?:minutes?|mins?)(?:$|[\W_])", re.I)
 
 
-def minutes_transforms(name: str, values: list[Any]) -> tuple[list[Transform], bool] | None:
+def minutes_transforms(
+    name: str, values: list[Any], unit: str | None = None
+) -> tuple[list[Transform], bool] | None:
     """The transform reading durations (``"PT1H20M"``, ``"1 hour 20 minutes"``, ``"80 min"``) as minutes
-    for a field whose name asks minutes, and whether every sample reads whole; None when the name asks
-    no minutes or some filled value is no duration (a bare number keeps the number transforms)."""
+    for a field whose name or requested ``unit`` asks minutes ("cook time in minutes": the plan keeps
+    the unit apart from the name), and whether every sample reads whole; None when neither asks
+    minutes or some filled value is no duration (a bare number keeps the number transforms)."""
     from prefect_autodata.runtime.normalize import duration_minutes
 
-    if not _ASKS_MINUTES.search(name):
+    if not _ASKS_MINUTES.search(name) and not (unit and _ASKS_MINUTES.search(f" {unit} ")):
         return None
     filled = [v for v in values if v is not None and str(v).strip()]
     if len(filled) < 2:
@@ -170,8 +173,9 @@ def minutes_transforms(name: str, values: list[Any]) -> tuple[list[Transform], b
     return [Transform(op="duration_minutes")], all(isinstance(r, int) for r in read)
 
 
-def typed_rule(name: str, cand: Candidate) -> FieldRule:
-    """The FieldRule reading ``cand`` as column ``name``, typed from its sample values."""
+def typed_rule(name: str, cand: Candidate, asked: str | None = None) -> FieldRule:
+    """The FieldRule reading ``cand`` as column ``name``, typed from its sample values; ``asked`` is
+    the unit the request reads the field in (``RequestField.unit``)."""
     rule = dict(cand.rule)
     tr = [Transform.model_validate(t) for t in rule.pop("transforms", [])]
     own = len(tr)
@@ -183,7 +187,7 @@ def typed_rule(name: str, cand: Candidate) -> FieldRule:
     dotted = any("." in str(v) for v in cand.values if v is not None)
     if kind == "integer" and any(str(v).count(".") > 1 for v in cand.values if v is not None):
         share = 0.0
-    if minutes := minutes_transforms(name, cand.values):
+    if minutes := minutes_transforms(name, cand.values, asked):
         col = "integer" if minutes[1] else "float"  # "PT1H20M" for "total time in minutes": 80
         tr += minutes[0]
     elif measure := measure_transforms(name, cand.values):
@@ -210,6 +214,40 @@ def typed_rule(name: str, cand: Candidate) -> FieldRule:
         # transform: typed, every row would be refused at run time; the value is kept as shown
         col, tr, unit = "string", tr[:own], None
     return FieldRule(name=name, type=col, transforms=tr, unit=unit, **rule)
+
+
+# transforms that only clean text: a rule holding just these reads the value as shown
+_CLEANING = frozenset({"strip", "collapse_whitespace"})
+
+
+def retyped(rule: FieldRule, values: list[Any], unit: str | None = None) -> FieldRule:
+    """A text rule of a JSON or CSV source typed as the HTML rules are (``typed_rule``): durations as
+    minutes for a field asked in minutes, a number shown with its unit ("20 mpg") as the number with
+    ``FieldRule.unit``, an amount with its currency as the amount; else ``rule`` unchanged.
+
+    Why: one reading of values for every source kind; a file's "15 mpg" landed as text where the same
+    value on a page lands as 15 in mpg. Only rules that read the value as shown (no type, only
+    cleaning transforms) and only when the new transforms read every filled sample value."""
+    if rule.type != "string" or rule.unit or any(t.op not in _CLEANING for t in rule.transforms):
+        return rule
+    texts = [v for v in values if v not in (None, "")]
+    if len(texts) < 2 or not all(isinstance(v, str) for v in texts):
+        return rule  # typed JSON values (numbers, lists) are read by the JSON inducer's own types
+    col, tr, got = "string", [], None
+    if minutes := minutes_transforms(rule.name, texts, unit):
+        col, tr = ("integer" if minutes[1] else "float"), minutes[0]
+    elif measure := measure_transforms(rule.name, texts):
+        col, tr, got = "float", measure[0], measure[1]
+    elif money := money_transforms(texts):
+        col, tr, got = "float", money, money_unit(texts)
+    if col == "string" or not _reads_all(texts, [*rule.transforms, *tr]):
+        return rule
+    return rule.model_copy(update={"type": col, "transforms": [*rule.transforms, *tr], "unit": got})
+
+
+def field_units(plan: Any) -> dict[str, str]:
+    """``{field name: unit}`` of the requested fields the plan reads in a unit ("total time in minutes")."""
+    return {str(f.name): str(f.unit) for f in getattr(plan, "fields", None) or [] if getattr(f, "unit", None)}
 
 
 def _reads_all(values: list[Any], transforms: list[Transform]) -> bool:
@@ -244,6 +282,45 @@ def _one_year_each(values: list[Any]) -> bool:
 
 
 _SPAN = re.compile(r"(?:1[5-9]|20)\d{2}\s?[-–/]\s?\d{2}(?![\d/-])")
+
+
+def key_columns(columns: list[str], values: dict[str, list[Any]], loose: set[str]) -> list[str]:
+    """The columns that identify a record when no column is a verified key: those the sample never
+    leaves empty, without the ``loose`` ones (read through a pattern: a measure with its unit, an
+    amount with its currency) when the others alone tell the sample's records apart.
+
+    Why: a pattern reads null where a row shows something else ("N/A" for a fuel economy, "call for
+    price"), and a null key column rejects the row, where a plain number column would have read the
+    row's value (or refused it whatever the key). Every other column stays in the key (broad on
+    purpose: one page of a paged listing shows each team once, the next page repeats them)."""
+    full = [c for c in columns if c in values and all(v not in (None, "") for v in values[c])]
+    firm = [c for c in full if c not in loose]
+    sizes = {len(values[c]) for c in firm}
+    n = sizes.pop() if len(sizes) == 1 else 0  # one value per sampled record in every firm column
+    if firm and len(firm) < len(full) and n >= 2:
+        rows = {tuple(" ".join(str(values[c][i]).split()).casefold() for c in firm) for i in range(n)}
+        if len(rows) == n:
+            return firm
+    return full
+
+
+def loose_columns(rules: list[FieldRule]) -> set[str]:
+    """The rules that read their value through a pattern (a ``regex`` transform): null on another shape."""
+    return {r.name for r in rules if any(t.op == "regex" for t in r.transforms)}
+
+
+def unique_key(key: list[str], columns: list[str], rows: list[dict[str, Any]], loose: set[str]) -> list[str]:
+    """``key`` when it tells the sample ``rows`` apart, else ``key_columns`` over ``columns``.
+
+    Why: a key that repeats inside one sample (a team over its seasons in one file) merges or refuses
+    good rows; the record is then what its never-empty columns say together."""
+    if not key or len(rows) < 2:
+        return key
+    seen = {tuple(" ".join(str(r.get(k)).split()).casefold() for k in key) for r in rows}
+    if len(seen) == len(rows):
+        return key
+    values = {c: [r.get(c) for r in rows] for c in columns}
+    return key_columns(columns, values, loose) or key
 
 
 class Built:
