@@ -70,3 +70,13 @@ def test_abbreviation_dots_end_no_field_list() -> None:
     assert [f.name for f in r.fields] == ["title", "season", "original_air_date", "u_s_viewers"]
     r = parse_request("every town in the U.K. with name, county and population", today=TODAY)
     assert [f.normalized for f in r.fields] == ["name", "county", "population"]
+
+
+def test_only_value_shown_with_its_label() -> None:
+    from prefect_autodata.agents.request import Filter
+
+    r = parse_request(
+        "I'd like all of the restaurants published on Data Lab, only the Cuisines: Steakhouse cuisine.",
+        today=TODAY,
+    )
+    assert Filter(field="cuisine", op="eq", value="Cuisines: Steakhouse") in r.filters

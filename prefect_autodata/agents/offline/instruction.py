@@ -1087,7 +1087,8 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
     for m in re.finditer(
         # "only Public 2-year": a word of digits and letters ("2-year", "4WD") continues the value, and
         # so does a hyphenated word ("only the Private for-profit type")
-        r"\bonly\s+(?:the\s+)?(?P<val>"
+        # ("only the Cuisines: Steakhouse cuisine": a value shown with its label, "Label: Value")
+        r"\bonly\s+(?:the\s+)?(?P<val>(?:[A-Z][a-z]+:\s+(?=[A-Z]))?"
         + _NAME_SL
         + r"(?:\s+(?:(?:[A-Z]|\d+-?[A-Za-z])[\w&'’./-]*|[a-z]+-[a-z][\w-]*))*)"
         r"(?:\s+(?P<noun>[a-z]{3,})(?:\s+(?P<noun2>[a-z]{3,})(?=\s*[:,;.?!(]|\s*$))?)?"
