@@ -87,3 +87,30 @@ def test_the_scorer_reads_one_predicate_in_either_form():
     assert not b._filters_match([("number_of_seat", "ge", 5)], [("seat", "ge", 5)], set())
     assert not b._filters_match([("seat_price", "ge", 5)], [("seat", "ge", 5)], {"seat_price"})
     assert not b._filters_match([("rent", "ge", 900)], [("rent", "ge", 900), ("rent", "le", 1400)], set())
+
+
+def test_named_values_with_a_number_a_slug_or_lower_case_words():
+    # a noun and its number before the records; a name holding a number is no filter
+    assert ("stage", "eq", 4) in _filters(_p("stage 4 cycling races from 2019 with winner and distance"))
+    r = _p("Find every support group for type 1 diabetes in Leeds with name and phone")
+    assert not [f for f in r.filters if f.field == "type"] and ("location", "eq", "Leeds") in _filters(r)
+    # an attribute noun with a lower-case value or a slug
+    r = _p("open issues with the label good-first-issue and over 20 comments: title, author, comments")
+    assert ("label", "eq", "good-first-issue") in _filters(r) and ("comment", "ge", 20) in _filters(r)
+    assert [f.normalized for f in r.fields] == ["title", "author", "comment"]
+    r = _p("all permits with status pending in Denver, with permit number and address")
+    assert ("status", "eq", "pending") in _filters(r)
+    assert [f.normalized for f in r.fields] == ["permit_number", "address"]
+    # capitalised words, then lower-case ones, before the field word; no place read from them
+    r = _p("grants in the AI research category with an amount above 10000: title, amount")
+    assert ("category", "eq", "AI research") in _filters(r)
+    assert not [f for f in r.filters if f.field == "location"]
+
+
+def test_a_common_noun_giving_a_name_and_a_duration_value():
+    r = _p("Collect comments on the videos of the channel Veritasium with author and likes")
+    assert ("channel", "eq", "Veritasium") in _filters(r)
+    r = _p("I want ratings of the podcast Serial with stars and date")
+    assert r.entity.singular == "rating" and ("podcast", "eq", "Serial") in _filters(r)
+    r = _p("half marathon runners with a finish time under 1:45:00: name, finish time")
+    assert ("finish_time", "le", "1:45:00") in _filters(r)

@@ -598,7 +598,8 @@ _CLAUSE_END = re.compile(
     re.I,
 )
 _NUMV = (
-    r"(?P<val>(?:[$€£]|(?:usd|eur|gbp|chf|cad|aud)\s)?\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|bn|%|percent)(?![\w])|\s(?:thousand|million|billion)\b)?)"
+    # "a finish time under 3:00:00": a duration (h:mm:ss, m:ss) is one value
+    r"(?P<val>\d{1,3}(?::[0-5]\d){1,2}(?!:?\d)|(?:[$€£]|(?:usd|eur|gbp|chf|cad|aud)\s)?\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|bn|%|percent)(?![\w])|\s(?:thousand|million|billion)\b)?)"
     r"(?![\w.]|,\d|-[A-Za-z])"  # "< 2-year": a hyphenated word, not a bound
 )
 _NOUN = r"(?!(?:in|on|at|of|for|from|with|and|or|the|a|an|to|by|per|each|every|since|between)\b)[a-z]+"
@@ -669,6 +670,8 @@ def column_name(words: str) -> str:
 def _number(v: str, *, money: bool = False) -> float | int:
     """ "$2.5m" → 2500000, "EUR 2 million" → 2000000, "300 m" → 300 (metres: "m" is a million only
     for money — a currency beside it, or a field that names money — or written "M" against the digits)."""
+    if re.fullmatch(r"\s*\d{1,3}(?::[0-5]\d){1,2}\s*", v):
+        return v.strip()  # a duration ("3:00:00") is compared as written
     money = money or bool(re.match(r"\s*(?:[$€£]|(?:usd|eur|gbp|chf|cad|aud)\b)", v, re.I))
     s = re.sub(r"^(?:usd|eur|gbp|chf|cad|aud)\b", "", v.strip(), flags=re.I).strip().lstrip("$€£").strip()
     s = s.replace(",", "")
@@ -1124,6 +1127,10 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         t,
     ):
         field = m.group("field").lower()
+        if re.match(r"\s+[a-z]{3,}\b", t[m.end() :]) and not re.match(
+            r"\s+(?:" + "|".join(sorted(BOUNDARY_WORDS | _DETERMINERS)) + r")\b", t[m.end() :]
+        ):
+            continue  # "trials for type 2 diabetes": a name with a number in it, not type eq 2
         if (
             free(*m.span())
             and field not in BOUNDARY_WORDS | LEAD_MODIFIERS
@@ -1131,15 +1138,54 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         ):
             val = m.group("val")
             add(Filter(field=field, op="eq", value=int(val) if val.isdigit() else val), m.span())
+    # "phase 3 clinical trials", "all category 5 hurricanes": a noun and its number before the records
+    if (
+        lead := re.match(
+            r"(?:(?:[a-z]+\s+)?(?:all|every|each|the|any)\s+)?(?P<field>[a-z]{4,})\s+(?P<val>\d{1,2})\s+(?=[a-z]{3,}\b)",
+            _LEAD.sub("", t),
+            re.I,
+        )
+    ) is not None:
+        field, off = lead.group("field").lower(), len(t) - len(_LEAD.sub("", t))
+        after = t[off + lead.end() :].split(None, 1)[0].lower()
+        if (
+            free(off + lead.start("field"), off + lead.end())
+            and singular(field) == field
+            and field not in BOUNDARY_WORDS | LEAD_MODIFIERS | _DETERMINERS | REQUEST_VERBS | _TIME_WORDS
+            and field not in ("top", "first", "last", "latest", "next", "most", "every", "least")
+            and after not in _TIME_UNITS | BOUNDARY_WORDS | _UNIT_WORDS
+            and singular(after) not in _TIME_UNITS
+        ):
+            add(
+                Filter(field=field, op="eq", value=int(lead.group("val"))),
+                (off + lead.start("field"), off + lead.end()),
+            )
+    # "reviews of the app Duolingo", "songs by the band Queen": a common noun, then the name it gives
+    for m in re.finditer(
+        rf"\b(?:of|for|from|about|by)\s+the\s+(?P<field>[a-z]{{3,}})\s+(?P<val>{_NAME}(?:\s+{_NAME})*)", t
+    ):
+        noun = m.group("field")
+        if (
+            free(*m.span())
+            and singular(noun) == noun
+            and noun not in BOUNDARY_WORDS | LEAD_MODIFIERS | _DETERMINERS | REQUEST_VERBS | _TIME_WORDS
+            and not noun.endswith(("ing", "ed", "ly"))
+            and m.group("val").split()[0].lower().rstrip(".") not in _MONTHS
+        ):
+            add(Filter(field=noun, op="eq", value=m.group("val").rstrip(".")), m.span())
     # "in the Fiction category", 'the genre called "Film noir"': a named or quoted value of a field word
     nouns, quoted = "|".join(sorted(ATTRIBUTE_NOUNS)), r"\"[^\"]+\"|'[^']+'"
     for m in re.finditer(
         rf"\b(?:in|from|under|of|for)\s+(?:the\s+)?(?P<val>{quoted}|(?:{_NAME}\s+)*?{_NAME})\s+(?P<field>{nouns})\b"
+        rf"|\b(?:in|from|under)\s+the\s+(?P<val3>{_NAME}(?:\s+[a-z]{{3,}}){{1,2}})\s+(?P<field3>{nouns})\b"
         rf"|\b(?P<field2>{nouns})\s+(?:called|named|of)?\s*(?P<val2>{quoted})",
         t,
     ):
         if free(*m.span()):
-            field, val = m.group("field") or m.group("field2"), m.group("val") or m.group("val2")
+            field = m.group("field") or m.group("field2") or m.group("field3")
+            val = m.group("val") or m.group("val2") or m.group("val3")
+            if m.group("val3") and set(val.lower().split()[1:]) & (BOUNDARY_WORDS | _DETERMINERS):
+                continue
             add(Filter(field=field.lower(), op="eq", value=val.strip("\"'")), m.span())
     # "in the Federal court", "from the Eastern conference": a named value, then the (singular) noun
     # naming the field it belongs to.
@@ -1337,8 +1383,11 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
                     rf"|\S*\s*[:;]\s*(?:(?:list|give|show|include|with)\s+(?:me\s+|us\s+)?)?)",
                     re.I,
                 )
+                # "with the tag etl and over 1000 stars": after "and" the comparison has no subject in the list
+                cut = not re.search(r"(?:,|\band)\s*$", chunk)
                 while _CMP_AHEAD.match(t, pos):
-                    parts = parts[:-1]  # "with a rating above 4": the subject of a filter
+                    parts = parts[:-1] if cut else parts  # "with a rating above 4": the subject of a filter
+                    cut = True
                     if (cont := after.match(t, pos)) is None:
                         break
                     parts += _split_list(more := _phrase_after(t, cont.end()))
@@ -1450,6 +1499,20 @@ def _value_feature(item: str) -> Filter | None:
     """ "genre Comedy drama" → genre eq "Comedy drama": a field word written with the value it must have."""
     if (graded := _of_value(item)) is not None:
         return graded
+    if (
+        (
+            low := re.fullmatch(
+                r"(?:the\s+)?(?P<field>[a-z]+)\s+(?P<value>[a-z][a-z0-9]*(?:-[a-z0-9]+)*)", item.strip()
+            )
+        )
+        and low.group("field") in ATTRIBUTE_NOUNS
+        and (value := low.group("value")) not in BOUNDARY_WORDS | _FEATURE_STOP | FIELD_WORDS
+        and singular(value) not in FIELD_WORDS
+        and singular(value) == value
+    ):
+        return Filter(
+            field=low.group("field"), op="eq", value=value
+        )  # "status recruiting", "tag data-engineering"
     # "with type Proprietary — fields: name, ...": a dash closes the value (a list opens after it)
     m = _VALUE_FEATURE.fullmatch(re.sub(r"\s+[—–-]\s+.*$", "", item.strip()))
     if m is None or set(m.group("field").split()) & _FEATURE_STOP:
@@ -1676,6 +1739,8 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
                 or ALL_FIELDS.match("every " + cand[0].lower())
             )
             and not any(c.lower() in CONTAINER_NOUNS for c in cand)
+            # "reviews of the app Duolingo": a common noun giving a name is no records of which to list fields
+            and not (len(cand) == 1 and re.match(r"[a-z]{3,}\s+[A-Z]", m.group("rest")))
             # "the daily gold prices for the last 30 days": a time window, not the records
             and not re.match(
                 r"(?:the\s+)?(?:last|past|next|previous|coming|first)\s+(?:\d+\s+|few\s+|"
