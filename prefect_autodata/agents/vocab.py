@@ -8,7 +8,9 @@ one kind of record (conferences, franchises, tickers) lives in ``agents/kinds/``
 
 from __future__ import annotations
 
+import functools
 import re
+from typing import Any
 
 REQUEST_VERBS = frozenset(
     """collect get give fetch download show find pull scrape gather retrieve list compile build grab extract
@@ -237,16 +239,30 @@ def plural(word: str) -> str:
     return w + "s"
 
 
+@functools.cache
+def _english() -> Any:
+    from spellchecker import SpellChecker
+
+    return SpellChecker(language="en", distance=1)
+
+
+def is_english_word(word: str) -> bool:
+    """A word of the English dictionary pyspellchecker keeps: such a word is what the user meant, never
+    a slip for a field word one letter away ("funded" stays "funded", not "founded")."""
+    return word.lower() in _english()
+
+
 def spelled(word: str, vocabulary: frozenset[str]) -> str | None:
     """The one word of ``vocabulary`` (5+ letters) that ``word`` is a slip of the keyboard for: two
     neighbouring letters swapped ("adderss"), a doubled letter written once ("adress") or a single one
     twice ("pricce"), a vowel left out ("cusine"); else None. A slip that adds a letter is read only
     when the letter doubles its neighbour, so a real word a letter longer stays itself ("prince" is no
-    "price", "scorer" no "score"); the caller keeps the words it knows."""
+    "price", "scorer" no "score"), and a word of the English dictionary is never a slip ("funded" is no
+    "founded"); the caller keeps the words it knows."""
     from rapidfuzz.distance import OSA
 
     w = word.lower()
-    if len(w) < 5 or not w.isalpha() or w in vocabulary:
+    if len(w) < 5 or not w.isalpha() or w in vocabulary or is_english_word(w):
         return None
     hits = {v for v in vocabulary if len(v) >= 5 and OSA.distance(w, v, score_cutoff=1) == 1 and _slip(w, v)}
     return hits.pop() if len(hits) == 1 else None
