@@ -39,6 +39,7 @@ SPLITS = (
     "heldout7",
     "heldout8",
     "heldout9",
+    "heldout10",
 )
 
 
