@@ -9,6 +9,7 @@ and why. Nothing here depends on a site, a record kind or a field vocabulary: fi
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urljoin
 
@@ -211,6 +212,27 @@ def _detail_samples(
     return out
 
 
+def _kind_named(plan: Any, cands: list[Candidate]) -> list[Candidate]:
+    """The candidates, their unlabelled columns named by the plan's record kind where it can tell
+    them apart by their values alone (wins and losses add up to the games: ``name_columns`` of the
+    kind). A kind with no such knowledge, or no kind, leaves them as they are."""
+    from prefect_autodata.agents import kinds
+
+    kind = kinds.get(getattr(plan, "kind", None) if isinstance(getattr(plan, "kind", None), str) else None)
+    namer = getattr(kind, "name_columns", None)
+    bare = [i for i, c in enumerate(cands) if c.label is None and not c.texts()]
+    if namer is None or len(bare) < 2:
+        return cands
+    got = namer([cands[i].values for i in bare])
+    out = list(cands)
+    for k, name in got.items():
+        c = cands[bare[k]]
+        out[bare[k]] = replace(
+            c, label=name, notes=[*c.notes, f"named {name} by the {kind.name} kind's consistency"]
+        )
+    return out
+
+
 def induce_page(
     url: str,
     html: str,
@@ -327,7 +349,7 @@ def induce_page(
         m = assign(requested, g.candidates, entity=entity, aliases=aliases_of(plan))
         add(g.records_xpath, m, g.rows, f"sections {g.records_xpath} under <{g.heading}>", None, g.candidates)
     for lb in textlines.blocks(root):  # records as separator-delimited text lines
-        lc = textlines.candidates(lb)
+        lc = _kind_named(plan, textlines.candidates(lb))
         m = assign(requested, lc, entity=entity, aliases=aliases_of(plan))
         add(lb.records_xpath, m, lb.rows, f"text lines {lb.records_xpath} split by {lb.sep!r}", None, lc)
     table_rows = {tr for t in root.xpath("//table") for tr in t.iter("tr")}

@@ -11,6 +11,7 @@ from prefect_autodata.agents.kinds._sport import (
     SPORT_WORDS,
     Franchise,
     PlayerScope,
+    Relation,
     TeamScope,
     TeamSeasonKind,
     franchise,
@@ -162,6 +163,12 @@ class NbaTeamKind(TeamSeasonKind):
     vocabulary = {**_BOX, "team": "TEAM_NAME", "team name": "TEAM_NAME", "name": "TEAM_NAME"}
     field_types = {"TEAM_NAME": "string", "YEAR": "integer"}
     scope_model = TeamScope
+    # wins and losses add up to the games, the win share is wins over games; a season's year and its
+    # points (a team scores more points than any other count it totals, minutes aside) stand alone
+    relations = (Relation("sum", ("W", "L", "GP")), Relation("ratio", ("W", "GP", "W_PCT")))
+    spans = {"GP": (1, 90), "W": (0, 90), "L": (0, 90), "W_PCT": (0, 100)}
+    alone = {"YEAR": (1946, 2100), "PTS": (1000, 12000)}
+    largest = ("PTS",)
 
     def detect(self, ctx: Context) -> float:
         return _nba_score(ctx) if not _is_player(ctx) else 0.0
