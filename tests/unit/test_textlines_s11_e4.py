@@ -66,3 +66,19 @@ def test_no_kind_leaves_the_candidates_alone():
     cands = textlines.candidates(block)
     assert _kind_named(SimpleNamespace(kind=None), cands) == cands
 
+
+def test_a_street_address_first_is_no_record_name():
+    rows = [
+        "9501 Brockbank Drive\tITALIAN\tCATHY FILEDS\t214-352-3343",
+        "308 South Galloway Avenue\tCAFE\tCOUNTRY BURGER\t972-216-9997",
+        "5531 Dyer Street\tCAFE\tCAFE BRAZIL\t214-696-8366",
+        "3301 Conflans Road\tITALIAN\tCUISINARY FINE FOODS THE\t972-790-2004",
+        "2504 Mckinney Avenue\tITALIAN\tCOCOPAZZOS\t214-871-2606",
+    ]
+    html = "<html><body><main><pre>" + "\n".join(rows) + "</pre></main></body></html>"
+    (block,) = textlines.blocks(parse(html))
+    cands = textlines.candidates(block)
+    assert not cands[0].identity
+    m = assign(["venue", "location", "food", "phone"], cands, entity="restaurant")
+    assert m["venue"].candidate.values[0] == "CATHY FILEDS"
+    assert m["location"].candidate.values[0] == "9501 Brockbank Drive"
