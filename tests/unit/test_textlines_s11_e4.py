@@ -23,7 +23,7 @@ def _cols(html: str) -> list[list[str]]:
 
 def test_nba_wins_losses_games_by_their_sum_and_share():
     got = kinds.get("nba_team").name_columns(_cols(_NBA))
-    assert got == {7: "W", 5: "L", 3: "GP", 1: "W_PCT", 4: "YEAR", 6: "PTS", 0: "Team"}
+    assert got == {7: "W", 5: "L", 3: "GP", 1: "W_PCT", 4: "YEAR", 6: "PTS", 2: "AST", 0: "Team"}
 
 
 def test_wins_and_losses_without_the_share_stay_unnamed():
@@ -82,3 +82,32 @@ def test_a_street_address_first_is_no_record_name():
     m = assign(["venue", "location", "food", "phone"], cands, entity="restaurant")
     assert m["venue"].candidate.values[0] == "CATHY FILEDS"
     assert m["location"].candidate.values[0] == "9501 Brockbank Drive"
+
+
+def test_the_one_field_and_the_one_piece_left_over():
+    from prefect_autodata.agents.induction.assemble import _last_left
+
+    rows = [
+        "$44,490.00 ; 13 mpg City / 18 mpg Hwy ; 2011 GMC Sierra 1500 Crew Cab ; V8, Flexible Fuel, 6.2 Liter",
+        "$29,100.00 ; 17 mpg City / 25 mpg Hwy ; 2010 Chrysler 300 ; V6, HO, 3.5 Liter",
+        "$35,585.00 ;  ; 2010 Chevrolet Silverado 3500 HD ; V8, 6.0 Liter",
+        "$51,025.00 ; 18 mpg City / 26 mpg Hwy ; 2010 Audi A6 ; V6, Supercharged, 3.0 Liter",
+    ]
+    html = "<html><body><main><pre>" + "\n".join(rows) + "</pre></main></body></html>"
+    (block,) = textlines.blocks(parse(html))
+    cands = textlines.candidates(block)
+    req = ["model", "price", "motor", "mpg"]
+    m = _last_left(req, cands, assign(req, cands, entity="used car"))
+    assert m["motor"].candidate.values[0] == "V8, Flexible Fuel, 6.2 Liter"
+    # a price no piece shows is not given the piece left over
+    req2 = ["model", "price", "mpg", "fee"]
+    less = [c for c in cands if not str(c.values[0]).startswith("$")]
+    m2 = _last_left(req2, less, assign(req2, less, entity="used car"))
+    assert "price" not in m2 or not str(m2["price"].candidate.values[0]).startswith("V")
+
+
+def test_a_win_share_in_percent():
+    cols = _cols(_NBA)
+    cols[1] = [f"{float(v) * 100:.1f}%" for v in cols[1]]
+    got = kinds.get("nba_team").name_columns(cols)
+    assert got[7] == "W" and got[5] == "L" and got[1] == "W_PCT"

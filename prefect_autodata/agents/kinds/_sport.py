@@ -366,7 +366,7 @@ def _numbers(values: list[object]) -> list[float | None] | None:
     out: list[float | None] = []
     bad = 0
     for v in values:
-        s = str(v if v is not None else "").strip().replace(",", "")
+        s = str(v if v is not None else "").strip().replace(",", "").removesuffix("%")
         if not s:
             out.append(None)
             continue

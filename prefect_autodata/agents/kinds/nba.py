@@ -163,11 +163,12 @@ class NbaTeamKind(TeamSeasonKind):
     vocabulary = {**_BOX, "team": "TEAM_NAME", "team name": "TEAM_NAME", "name": "TEAM_NAME"}
     field_types = {"TEAM_NAME": "string", "YEAR": "integer"}
     scope_model = TeamScope
-    # wins and losses add up to the games, the win share is wins over games; a season's year and its
-    # points (a team scores more points than any other count it totals, minutes aside) stand alone
+    # wins and losses add up to the games, the win share is wins over games; a season's year, its
+    # points (a team scores more points than any other count it totals, minutes aside), its rebounds
+    # and assists stand alone
     relations = (Relation("sum", ("W", "L", "GP")), Relation("ratio", ("W", "GP", "W_PCT")))
     spans = {"GP": (1, 90), "W": (0, 90), "L": (0, 90), "W_PCT": (0, 100)}
-    alone = {"YEAR": (1946, 2100), "PTS": (1000, 12000)}
+    alone = {"YEAR": (1946, 2100), "PTS": (1000, 12000), "REB": (2500, 5000), "AST": (1000, 2500)}
     largest = ("PTS",)
 
     def detect(self, ctx: Context) -> float:
