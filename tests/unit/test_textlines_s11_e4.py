@@ -111,3 +111,10 @@ def test_a_win_share_in_percent():
     cols[1] = [f"{float(v) * 100:.1f}%" for v in cols[1]]
     got = kinds.get("nba_team").name_columns(cols)
     assert got[7] == "W" and got[5] == "L" and got[1] == "W_PCT"
+
+
+def test_the_win_share_has_its_names():
+    k = kinds.get("nba_team")
+    for word in ("PCT", "win pct", "Win %", "winning percentage"):
+        assert k.map_field(word) == "W_PCT", word
+    assert k.map_field("wins") == "W"
