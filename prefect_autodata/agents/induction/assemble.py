@@ -9,6 +9,7 @@ and why. Nothing here depends on a site, a record kind or a field vocabulary: fi
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urljoin
 
@@ -26,6 +27,7 @@ from prefect_autodata.agents.induction import (
     textlines,
     vertical,
 )
+from prefect_autodata.agents.induction import values as vt
 from prefect_autodata.agents.induction.dom import parse
 from prefect_autodata.agents.induction.filters import row_filter
 from prefect_autodata.agents.induction.matching import (
@@ -34,6 +36,7 @@ from prefect_autodata.agents.induction.matching import (
     aliases_of,
     assign,
     dominant_type,
+    expected_type,
 )
 from prefect_autodata.agents.induction.rules import Built as _Built
 from prefect_autodata.agents.induction.rules import field_units, typed_rule
@@ -211,6 +214,57 @@ def _detail_samples(
     return out
 
 
+def _kind_named(plan: Any, cands: list[Candidate]) -> list[Candidate]:
+    """The candidates, their unlabelled columns named by the plan's record kind where it can tell
+    them apart by their values alone (wins and losses add up to the games: ``name_columns`` of the
+    kind). A kind with no such knowledge, or no kind, leaves them as they are."""
+    from prefect_autodata.agents import kinds
+
+    kind = kinds.get(getattr(plan, "kind", None) if isinstance(getattr(plan, "kind", None), str) else None)
+    namer = getattr(kind, "name_columns", None)
+    bare = [i for i, c in enumerate(cands) if c.label is None and not c.texts()]
+    if namer is None or len(bare) < 2:
+        return cands
+    got = namer([cands[i].values for i in bare])
+    out = list(cands)
+    for k, name in got.items():
+        c = cands[bare[k]]
+        out[bare[k]] = replace(
+            c, label=name, notes=[*c.notes, f"named {name} by the {kind.name} kind's consistency"]
+        )
+    return out
+
+
+def _last_left(requested: list[str], cands: list[Candidate], m: dict[str, Match]) -> dict[str, Match]:
+    """Text lines label nothing, so their pieces are told apart by type alone. When every requested
+    field but one found its piece and exactly one filled piece is left, that piece is the field's,
+    unless its values contradict what the field's name implies (a price among words): the one
+    field and the one column left over ("motor" beside the model, price and mileage)."""
+    missing = [r for r in requested if r not in m]
+    if len(missing) != 1 or not m or any(c.label for c in cands):
+        return m
+    used = {id(x.candidate) for x in m.values()}
+    used_rules = {repr(x.candidate.rule) for x in m.values()}
+    left = [
+        c
+        for c in cands
+        if id(c) not in used
+        and repr(c.rule) not in used_rules
+        and sum(1 for v in c.values if str(v).strip()) >= 0.5 * max(len(c.values), 1)
+        and len({str(v).strip() for v in c.values if str(v).strip()}) > 1
+    ]
+    if len(left) != 1:
+        return m
+    r, c = missing[0], left[0]
+    fam = expected_type(r)
+    if fam is not None and vt.fit(fam, vt.profile(c.values)) < 0:
+        return m
+    why = "the one requested field and the one piece of the lines no other field took"
+    return {
+        q: (m[q] if q in m else Match(q, c, 0.45, why, "elimination")) for q in requested if q in m or q == r
+    }
+
+
 def induce_page(
     url: str,
     html: str,
@@ -327,8 +381,8 @@ def induce_page(
         m = assign(requested, g.candidates, entity=entity, aliases=aliases_of(plan))
         add(g.records_xpath, m, g.rows, f"sections {g.records_xpath} under <{g.heading}>", None, g.candidates)
     for lb in textlines.blocks(root):  # records as separator-delimited text lines
-        lc = textlines.candidates(lb)
-        m = assign(requested, lc, entity=entity, aliases=aliases_of(plan))
+        lc = _kind_named(plan, textlines.candidates(lb))
+        m = _last_left(requested, lc, assign(requested, lc, entity=entity, aliases=aliases_of(plan)))
         add(lb.records_xpath, m, lb.rows, f"text lines {lb.records_xpath} split by {lb.sep!r}", None, lc)
     table_rows = {tr for t in root.xpath("//table") for tr in t.iter("tr")}
     # On a sub-page of an index (one letter, one year) two records already show the repeated shape.

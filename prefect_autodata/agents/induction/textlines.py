@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from prefect_autodata.agents.induction import lexicon as lx
+from prefect_autodata.agents.induction import values as vt
 from prefect_autodata.agents.induction.dom import abs_path, clean, xq
 from prefect_autodata.agents.induction.matching import Candidate, dominant_type
 
@@ -381,13 +382,16 @@ def candidates(block: LineBlock) -> list[Candidate]:
                 values = [m.group(1) if (m := re.match(strip, v)) else v for v in values]
         kind, _ = dominant_type(values)
         distinct = len(set(values)) == len(values)
+        # the first piece names the record, unless it is plainly another thing: a street address
+        # ("9501 Brockbank Drive · ITALIAN · CATHY FILEDS") is where the record is, not its name
+        named = k == 0 and distinct and kind == "text" and vt.profile(values).kind != "address"
         out.append(
             Candidate(
                 label=label,
                 values=values,
                 rule=rule,
                 origin="text line",
-                identity=(k == 0 and distinct and kind == "text"),
+                identity=named,
                 anchor=0.6 if label else 0.3,
                 notes=notes,
             )

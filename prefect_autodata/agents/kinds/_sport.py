@@ -207,8 +207,36 @@ class TeamSeasonKind(RecordKind):
     scope_model = TeamScope
     location_filters = False
 
+    # what tells the kind's unlabelled numbers apart (see ``name_columns``)
+    relations: ClassVar[tuple[Relation, ...]] = ()
+    spans: ClassVar[dict[str, tuple[float, float]]] = {}
+    alone: ClassVar[dict[str, tuple[float, float]]] = {}
+    largest: ClassVar[tuple[str, ...]] = ()
+
     def chosen(self, ctx: Context) -> list[tuple[Franchise, tuple[int, int]]]:
         raise NotImplementedError
+
+    def name_columns(self, columns: list[list[object]]) -> dict[int, str]:
+        """This kind's column names for unlabelled columns of values (index -> name), where their
+        consistency with each other and their spans tell them apart (see ``name_columns``)."""
+        named = (
+            name_columns(columns, list(self.relations), self.spans, self.alone, self.largest)
+            if self.relations or self.alone
+            else {}
+        )
+        teams = [j for j, col in enumerate(columns) if j not in named and self._teams_of(col)]
+        if len(teams) == 1:  # the league's franchises, by name or code: the record's team
+            named[teams[0]] = "Team"
+        return named
+
+    def _teams_of(self, values: list[object]) -> bool:
+        """True when nearly every value is one of the league's franchises, whole (name, nickname or code)."""
+        pats = _TEAMS.get(self.league_name) or []
+        filled = [str(v).strip() for v in values if v is not None and str(v).strip()]
+        if len(filled) < 3 or not pats:
+            return False
+        hit = sum(1 for v in filled if any(p.fullmatch(v) for p, _, _ in pats))
+        return hit >= 0.9 * len(filled)
 
     def refine(self, req: Request, ctx: Context) -> None:
         chosen = self.chosen(ctx)
@@ -310,3 +338,120 @@ def seasons_template(req: Request, base: int, all_teams: bool) -> str:
     if all_teams:
         return f"T{base + 2}"
     return f"T{base}" if req.all_history else f"T{base + 1}"
+
+
+# -- unlabelled numbers told apart by their consistency ---------------------------------------------------
+# A page that prints a team season as bare numbers ("Miami Heat · .659 · 82 · 2013 · 28 · 8380 · 54")
+# names none of them. What the kind knows of its columns does: wins and losses add up to the games,
+# the win share is wins over games, hits over at-bats is the batting average; a season total lies in a
+# known span. A column is named only when every reading that holds on the records gives it the same
+# column; two that fit alike leave it unnamed (the matcher's honest refusal stands).
+
+
+@dataclass(frozen=True)
+class Relation:
+    """``a + b = c`` (op "sum") or ``a / b = c`` (op "ratio", the share shown as .659 or 65.9) on
+    nearly every record, each column in its span."""
+
+    op: Literal["sum", "ratio"]
+    cols: tuple[str, str, str]
+
+
+_MIN_ROWS = 3
+_HOLDS = 0.9  # share of the records a relation must hold on
+
+
+def _numbers(values: list[object]) -> list[float | None] | None:
+    """The column's numbers (None where a value is empty); None unless 90% of its values are numbers."""
+    out: list[float | None] = []
+    bad = 0
+    for v in values:
+        s = str(v if v is not None else "").strip().replace(",", "").removesuffix("%")
+        if not s:
+            out.append(None)
+            continue
+        try:
+            out.append(float(s))
+        except ValueError:
+            bad += 1
+            out.append(None)
+    filled = [x for x in out if x is not None]
+    if len(filled) < _MIN_ROWS or bad > 0.1 * len(values):
+        return None
+    return out
+
+
+def _within(col: list[float | None], span: tuple[float, float], whole: bool = True) -> bool:
+    lo, hi = span
+    return all(lo <= x <= hi and (not whole or x == int(x)) for x in col if x is not None)
+
+
+def _above(a: list[float | None], b: list[float | None]) -> bool:
+    return all(x is not None and (y is None or x > y) for x, y in zip(a, b, strict=True))
+
+
+def _holds(rel: Relation, a: list[float | None], b: list[float | None], c: list[float | None]) -> bool:
+    ok = n = 0
+    for x, y, z in zip(a, b, c, strict=True):
+        if x is None or y is None or z is None:
+            continue
+        n += 1
+        if rel.op == "sum":
+            ok += abs(x + y - z) <= 0.5
+        elif y > 0:
+            q = x / y
+            ok += abs(q - z) <= 0.0015 or abs(100 * q - z) <= 0.15
+    return n >= _MIN_ROWS and ok >= _HOLDS * n
+
+
+def name_columns(
+    columns: list[list[object]],
+    relations: list[Relation],
+    spans: dict[str, tuple[float, float]],
+    alone: dict[str, tuple[float, float]],
+    largest: tuple[str, ...] = (),
+) -> dict[int, str]:
+    """Kind columns for unlabelled columns (index -> column name), told by consistency, never guessed.
+
+    1. The relations: every way of placing their columns on the page's numeric columns (each a count
+       in its ``spans`` span; the share of a ratio any number) under which every relation that can
+       hold at all does; a column is named where all those ways agree.
+    2. Then a span ``alone``: a kind count whose span exactly one column left fits. Among several, a
+       ``largest`` column (a season's points) is the one above every other on every record.
+    """
+    nums = {j: n for j, col in enumerate(columns) if (n := _numbers(col)) is not None}
+    shares = {r.cols[2] for r in relations if r.op == "ratio"}
+    fits = {
+        name: [j for j, n in nums.items() if _within(n, span, whole=name not in shares)]
+        for name, span in spans.items()
+    }
+    solutions: list[dict[str, int]] = [{}]
+    for rel in relations:
+        grown: list[dict[str, int]] = []
+        for sol in solutions:
+            busy = {j for c, j in sol.items() if c not in rel.cols}
+            opts = [[sol[c]] if c in sol else fits.get(c, list(nums)) for c in rel.cols]
+            for a in opts[0]:
+                for b in opts[1]:
+                    for c in opts[2]:
+                        if len({a, b, c}) < 3 or {a, b, c} & busy:
+                            continue
+                        if _holds(rel, nums[a], nums[b], nums[c]):
+                            grown.append({**sol, **dict(zip(rel.cols, (a, b, c), strict=True))})
+        if grown:  # a relation no placing satisfies says nothing (its columns are not all shown)
+            solutions = grown
+    named: dict[int, str] = {}
+    placed = {j for s in solutions for j in s.values()}
+    for name in solutions[0]:
+        picks = {s.get(name) for s in solutions}
+        if len(picks) == 1 and (j := picks.pop()) is not None:
+            named[j] = name
+    for name, span in alone.items():
+        if name in named.values():
+            continue
+        left = [j for j, n in nums.items() if j not in placed and j not in named and _within(n, span)]
+        if len(left) > 1 and name in largest:
+            left = [j for j in left if all(_above(nums[j], nums[o]) for o in left if o != j)]
+        if len(left) == 1:
+            named[left[0]] = name
+    return named

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 from prefect_autodata.agents.kinds import Check, Context, register
 from prefect_autodata.agents.kinds._sport import (
     Franchise,
+    Relation,
     TeamScope,
     TeamSeasonKind,
     franchise,
@@ -155,6 +156,10 @@ class MlbHittingKind(_MlbKind):
     singular = "team hitting season"
     plural = "team hitting seasons"
     default_fields = "TEAM_NAME TEAM_ABBR YEAR AB R HR H 2B 3B RBI BB SO SB CS".split()
+    # hits over at-bats is the batting average; a season's year, home runs and runs by their spans
+    relations = (Relation("ratio", ("H", "AB", "AVG")),)
+    spans = {"H": (0, 2000), "AB": (0, 6500), "AVG": (0, 1)}
+    alone = {"YEAR": (1876, 2100), "HR": (0, 320), "R": (150, 1250)}
     vocabulary = {
         **_COMMON,
         "at bats": "AB",

@@ -11,6 +11,7 @@ from prefect_autodata.agents.kinds._sport import (
     SPORT_WORDS,
     Franchise,
     PlayerScope,
+    Relation,
     TeamScope,
     TeamSeasonKind,
     franchise,
@@ -68,6 +69,17 @@ _BOX = {
     "wins": "W",
     "win": "W",
     "losses": "L",
+    # the share of games won, by every name a standings table prints it under
+    "pct": "W_PCT",
+    "win pct": "W_PCT",
+    "win %": "W_PCT",
+    "win%": "W_PCT",
+    "w pct": "W_PCT",
+    "w%": "W_PCT",
+    "win percentage": "W_PCT",
+    "winning percentage": "W_PCT",
+    "win rate": "W_PCT",
+    "win share": "W_PCT",
     "loss": "L",
     "minutes": "MIN",
     "minute": "MIN",
@@ -162,6 +174,13 @@ class NbaTeamKind(TeamSeasonKind):
     vocabulary = {**_BOX, "team": "TEAM_NAME", "team name": "TEAM_NAME", "name": "TEAM_NAME"}
     field_types = {"TEAM_NAME": "string", "YEAR": "integer"}
     scope_model = TeamScope
+    # wins and losses add up to the games, the win share is wins over games; a season's year, its
+    # points (a team scores more points than any other count it totals, minutes aside), its rebounds
+    # and assists stand alone
+    relations = (Relation("sum", ("W", "L", "GP")), Relation("ratio", ("W", "GP", "W_PCT")))
+    spans = {"GP": (1, 90), "W": (0, 90), "L": (0, 90), "W_PCT": (0, 100)}
+    alone = {"YEAR": (1946, 2100), "PTS": (1000, 12000), "REB": (2500, 5000), "AST": (1000, 2500)}
+    largest = ("PTS",)
 
     def detect(self, ctx: Context) -> float:
         return _nba_score(ctx) if not _is_player(ctx) else 0.0
