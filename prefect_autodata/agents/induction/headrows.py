@@ -19,6 +19,10 @@ _TYPED = {"text", "name", "empty"}
 MAX_LABEL = 30
 
 
+def _dated(text: str) -> bool:
+    return dominant_type([text])[0] in ("year", "date", "datetime", "time", "money", "percent")
+
+
 def _cells(tr: Any) -> list[Any]:
     return [c for c in elements(tr) if c.tag in ("td", "th")]
 
@@ -34,7 +38,11 @@ def label_row(body: list[Any]) -> bool:
     texts = [t for t in first if t]
     if len(texts) < max(2, width // 2) or len(set(texts)) != len(texts):
         return False
-    if any(len(t) > MAX_LABEL or re.search(r"\d", t) for t in texts):
+    # labels are words; a few hold a digit ("2B", "3B" over doubles and triples) but none is a number
+    # or a date, and most have no digit at all
+    if any(len(t) > MAX_LABEL or not re.search(r"[^\W\d_]", t) or _dated(t) for t in texts):
+        return False
+    if sum(1 for t in texts if re.search(r"\d", t)) * 4 > len(texts):
         return False
     typed = 0
     for i, lab in enumerate(first):

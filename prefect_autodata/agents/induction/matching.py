@@ -474,7 +474,13 @@ def _score(
     if prof.constant and ns < 0.9 and not labelled:
         return 0.0, "constant over all records (template text)", ""
     short = text and len(re.sub(r"[^a-z0-9]", "", lx.fold(text))) <= 2
-    if how.endswith("abbrev") and short and ta <= 0 and not _abbrev_fits(requested, text, prof):
+    if (
+        how.endswith("abbrev")
+        and short
+        and ta <= 0
+        and not _abbrev_fits(requested, text, prof)
+        and not _initials_over_numbers(requested, text, prof)
+    ):
         return 0.0, f"{why}: a one- or two-letter label needs values of the field's type", ""
     if ns < 0.3:
         return 0.0, why, ""
@@ -502,6 +508,18 @@ def _values_name(requested: str, prof: vt.Profile, values: list[Any]) -> float:
     if keys and sum(1 for h in heads if lx.concept_keys(h) & keys) >= 0.8 * len(heads):
         return 0.6
     return 0.0
+
+
+def _initials_over_numbers(requested: str, label: str, prof: vt.Profile) -> bool:
+    """True when a short label is the initials of every word of a field of two or more words ("HR"
+    for home runs, "GP" for games played) and the values below it are numbers: a field whose type
+    the lexicon cannot tell is a count or a measure when its spelled-out words are abbreviated to
+    initials over numbers. A label of other initials, or over text, stays refused."""
+    words = _content(normalise(requested)).split()
+    bare = re.sub(r"[^a-z0-9]", "", lx.fold(label))
+    if len(words) < 2 or bare != "".join(w[0] for w in words):
+        return False
+    return prof.kind in ("integer", "decimal") and prof.share >= 0.8
 
 
 def _abbrev_fits(requested: str, label: str, prof: vt.Profile) -> bool:

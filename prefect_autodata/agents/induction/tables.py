@@ -88,11 +88,41 @@ def _expand(tr: Any) -> list[str]:
     return out
 
 
+_SLASH = re.compile(r"\s*/\s*")
+
+
+def split_spanned(text: str, span: int) -> list[str] | None:
+    """A header cell over ``span`` columns that names each of them, slash-separated: "High / Low" over
+    two columns is "High" and "Low"; "Change Net / %" is "Net Change" and "% Change" (the words the
+    first name has beyond the others are shared by all, the head noun the names modify). None when
+    the text does not split into ``span`` names."""
+    if span < 2:
+        return None
+    parts = [p for p in _SLASH.split(text.strip())]
+    if len(parts) != span or not all(parts):
+        return None
+    words = [p.split() for p in parts]
+    rest = max(len(w) for w in words[1:])
+    if len(words[0]) > rest:
+        shared = " ".join(words[0][: len(words[0]) - rest])
+        parts = [" ".join(words[0][len(words[0]) - rest :])] + parts[1:]
+        parts = [f"{p} {shared}" for p in parts]
+    return parts
+
+
 def _header_grid(head: list[Any]) -> list[list[str]]:
-    """The header rows as a grid of texts, as the page lays them out: a cell spread over its ``colspan``;
+    """The header rows as a grid of texts, as the page lays them out: a cell spread over its ``colspan``
+    (its own name for each column when it names them slash-separated: :func:`split_spanned`);
     a cell over two header rows names its column in both ("Title" and "Year" over two rows beside "Peak
     chart positions" over NOR, SWE, UK), for the one parse (``dom.parse``) copied it into the lower row."""
-    return [_expand(tr) for tr in head]
+    grid = []
+    for tr in head:
+        row: list[str] = []
+        for c in _cells(tr):
+            text = cell_text(c)
+            row += split_spanned(text, _span(c)) or [text] * _span(c)
+        grid.append(row)
+    return grid
 
 
 def _own_rows(table: Any) -> list[Any]:
@@ -137,8 +167,25 @@ _LAYOUT_BLOCKS = ("table", "h1", "h2", "h3", "h4", "h5", "h6", "hr")
 
 def _is_layout(table: Any, rows: list[Any]) -> bool:
     """A table whose own cells hold other tables, headings or rules lays the page out (a banner row
-    with the site's title, a navigation column, a content cell); its records, if any, are in those."""
-    return any(next(c.iter(*_LAYOUT_BLOCKS), None) is not None for tr in rows for c in _cells(tr))
+    with the site's title, a navigation column, a content cell); its records, if any, are in those.
+
+    A heading in the same column of every record row (a quote table's symbol as an ``<h3>`` link) is
+    the rows' own field, not a layout: the table is a data table then."""
+    held = [[next(c.iter(*_LAYOUT_BLOCKS), None) for c in _cells(tr)] for tr in rows]
+    if not any(x is not None for cells in held for x in cells):
+        return False
+    if any(x is not None and x.tag in ("table", "hr") for cells in held for x in cells):
+        return True
+    with_heading = [cells for cells in held if any(x is not None for x in cells)]
+    cols = {tuple(i for i, x in enumerate(cells) if x is not None) for cells in with_heading}
+    plain = [tr for tr, cells in zip(rows, held, strict=True) if not any(x is not None for x in cells)]
+    # every row but its header rows carries the heading, in one column
+    return not (
+        len(with_heading) >= 3
+        and len(cols) == 1
+        and len(next(iter(cols))) == 1
+        and all(_is_header_row(tr) for tr in plain)
+    )
 
 
 def tables(root: Any, *, min_rows: int = 2, merge: bool = True) -> list[Table]:
@@ -175,6 +222,10 @@ def tables(root: Any, *, min_rows: int = 2, merge: bool = True) -> list[Table]:
             out.append(t)
             continue
         rest = [tr for tr in rows[len(head) :] if clean(tr.text_content())]
+        # a title row over the table (one cell across it: "Sortable Batting - Batting Average") is
+        # neither labels nor a record: the labels may be the row under it
+        while len(rest) > 3 and len(_cells(rest[0])) == 1 and _span(_cells(rest[0])[0]) > 1:
+            rest = rest[1:]
         if not bold_head and headrows.label_row(rest):  # <td> labels over typed columns (vBulletin)
             head, bold_head = [*head, rest[0]], True
             body = [tr for tr in body if tr not in head]
@@ -222,6 +273,11 @@ def tables(root: Any, *, min_rows: int = 2, merge: bool = True) -> list[Table]:
                 a = c.find(".//a[@href]") if c is not None else None
                 links.setdefault(i, []).append(a.get("href") if a is not None else None)
         links = {i: v for i, v in links.items() if sum(1 for x in v if x) >= max(1, len(body) // 2)}
+        cell_xpaths = None
+        for i in _same_as_above(columns):
+            cell_xpaths = cell_xpaths or [Table.cell_xpath(Table("", [], []), k) for k in range(width)]
+            cell_xpaths[i] = filled_down(i)
+            columns[i] = _fill_down(columns[i])
         rows_xp = f"({locate}/tr | {locate}/tbody/tr)[td]"
         if blank:
             rows_xp += "[normalize-space()]"
@@ -249,11 +305,46 @@ def tables(root: Any, *, min_rows: int = 2, merge: bool = True) -> list[Table]:
                 element=table,
                 body=body,
                 head_labels=tuple(cell_text(c) for tr in head for c in _cells(tr)),
+                cell_xpaths=cell_xpaths,
             )
         )
     if any(not t.chrome and t.rows >= min_rows for t in out):
         out = [t for t in out if not t.chrome]
     return _merge_split(out) if merge else out
+
+
+def _same_as_above(columns: list[list[str]]) -> list[int]:
+    """Columns whose blank cells mean "the same as the row above": a rank column where tied records
+    show the rank on the first of them only (1, 2, 3, 4, "", 6). Told by values: the first row is
+    filled, a few later rows (at most a third) are blank, and the filled cells are whole numbers
+    that never go down, so a blank copies the number above it."""
+    out = []
+    for i, col in enumerate(columns):
+        blanks = sum(1 for v in col if not v)
+        if len(col) < 4 or not col[0] or not blanks or blanks * 3 > len(col):
+            continue
+        nums = [v for v in col if v]
+        if not all(re.fullmatch(r"\d{1,6}\.?", v) for v in nums):
+            continue
+        ints = [int(v.rstrip(".")) for v in nums]
+        if all(a <= b for a, b in zip(ints, ints[1:], strict=False)) and len(set(ints)) > 1:
+            out.append(i)
+    return out
+
+
+def filled_down(col: int) -> str:
+    """The XPath reading column ``col`` of a record row, or when its cell is blank the nearest row above
+    with a number there (a tied rank shown once): the union is in document order, its last node the
+    row's own cell when that is filled."""
+    cell = f"*[self::td or self::th][{col + 1}]"
+    return f"(./preceding-sibling::tr[number({cell}) = number({cell})][1]/{cell} | ./{cell}[normalize-space()])[last()]"
+
+
+def _fill_down(values: list[str]) -> list[str]:
+    out: list[str] = []
+    for v in values:
+        out.append(v or (out[-1] if out else ""))
+    return out
 
 
 def _merge_split(found: list[Table]) -> list[Table]:
