@@ -308,10 +308,14 @@ def _attr_label(node: Any) -> str | None:
         v = node.get(a)
         if v and len(v) <= 40:
             return v
-    for c in classes(node):
-        if _WORDY.match(c) and not re.search(r"\d", c):
-            return c
-    return None
+    wordy = [c for c in classes(node) if _WORDY.match(c) and not re.search(r"\d", c)]
+    if len(wordy) > 1:  # "col search_price": a class every sibling has is layout; its own names it
+        par = node.getparent()
+        sibs = [s for s in elements(par) if s is not node] if par is not None else []
+        own = [c for c in wordy if sibs and not any(c in classes(s) for s in sibs)]
+        if own and own[0] != wordy[0] and all(wordy[0] in classes(s) for s in sibs):
+            return own[0]
+    return wordy[0] if wordy else None
 
 
 def slots(region: Region, page_url: str = "") -> list[Candidate]:
@@ -397,6 +401,10 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
             rule["transforms"] = [{"op": "strip"}, {"op": "absolute_url"}]
         else:
             rule["transforms"] = [{"op": "collapse_whitespace"}]
+            if what == "text" and (kept := _unstruck(got, n)) is not None:
+                # "<strike>$19.99</strike><br>$4.99": the struck value is superseded, the rest is the value
+                values = kept
+                rule["xpath"], rule["join"] = f"{sel}//text()[not({_STRUCK})]", " "
         ident = False
         if (
             what == "text"
@@ -446,6 +454,10 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
             if node.tag in _SEMANTIC_TAGS:  # <address>: the element names what it holds
                 label, aliases = label or node.tag, [*aliases, node.tag] if label else aliases
             aliases = [*aliases, *_kind_names(values)]  # "github.com" beside each story: its domain
+            if what == "text" and _struck(node):  # the value before: named so, and by its container's label
+                label, aliases = _struck_names(node, items[min(got)], label, aliases)
+            elif what == "text" and rule.get("join") and _STRUCK in rule["xpath"]:
+                aliases = [*aliases, *_NOW_WORDS]
         cand = Candidate(
             label=label,
             values=values,
@@ -480,6 +492,51 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
             region.detail_link = link_cands[0][1]
     region.candidates = out
     return out
+
+
+# A struck-through value (``<strike>``, ``<s>``, ``<del>``) is one the page shows as superseded: the
+# price before a discount, a corrected figure. It is a value of its own, never part of its container's.
+_STRUCK_TAGS = ("strike", "s", "del")
+_STRUCK = "ancestor::*[self::strike or self::s or self::del]"
+
+
+def _struck(node: Any) -> bool:
+    return node.tag in _STRUCK_TAGS or any(a.tag in _STRUCK_TAGS for a in node.iterancestors())
+
+
+# What a page means by striking a value through, and by the value shown beside it.
+_BEFORE_WORDS = ("original", "old", "previous", "was", "regular", "list", "before", "full")
+_NOW_WORDS = ("current", "now", "sale", "new", "discounted")
+
+
+def _struck_names(node: Any, item: Any, label: str | None, aliases: list[str]) -> tuple[str, list[str]]:
+    """A struck-through value's names: the words for a superseded value, with its container's label
+    ("search_price" around ``<strike>$19.99</strike>``) so it reads "original price"."""
+    own: list[str] = []
+    for anc in node.iterancestors():
+        if anc is item:
+            break
+        if (lab := _attr_label(anc)) is not None:
+            own.append(lab)
+            break
+    first = f"{_BEFORE_WORDS[0]} {own[0]}" if own else label or _BEFORE_WORDS[0]
+    rest = [*([label] if label and label != first else []), *aliases, *_BEFORE_WORDS, *own]
+    return first, list(dict.fromkeys(w for w in rest if w != first))
+
+
+def _unstruck(got: dict[int, tuple[str, Any]], n: int) -> list[str | None] | None:
+    """The values of a slot read without their struck-through text, when some record's slot holds
+    struck text beside its own ("$19.99 $4.99" with the first struck): None when none does."""
+    if not any(
+        any(isinstance(d.tag, str) and d.tag in _STRUCK_TAGS for d in nd.iterdescendants())
+        for _, nd in got.values()
+    ) or any(_struck(nd) for _, nd in got.values()):
+        return None
+    out: list[str | None] = [None] * n
+    for i, (_, nd) in got.items():
+        parts = [clean(str(t)) for t in nd.xpath(f".//text()[not({_STRUCK})]")]
+        out[i] = " ".join(p for p in parts if p) or None
+    return out if any(out) else None
 
 
 def _link_text(node: Any) -> bool:
