@@ -103,10 +103,30 @@ def after_current(root: Any) -> Pagination | None:
     return None
 
 
+_PAGER_WORD = re.compile(
+    r"\b(?:next|prev(?:ious)?|first|last|more|older|newer|page|weiter|zur(?:ü|ue)ck|siguiente|anterior|"
+    r"suivant|pr(?:é|e)c(?:é|e)dent)\b",
+    re.I,
+)
+
+
+def _pager_text(text: str, value: int) -> bool:
+    """The text a pager link shows for page ``value``: none (an image button), its number ("2",
+    "[2]", "Page 2"), a pager word ("Next", "Older posts") or a symbol; not a record's title or
+    a number of its own ("8,042,117" on the link ``?r=1``)."""
+    if _PAGER_WORD.search(text):
+        return True
+    numbers = [int(n) for n in re.findall(r"\d+", text.replace(",", ""))]
+    if numbers:
+        return value in numbers or len(text) <= 12 and any(abs(n - value) <= 1 for n in numbers)
+    return len(text) <= 12
+
+
 def numbered(root: Any, page_url: str) -> Pagination | None:
     """``?page=N`` (or ``?p=N``) links to the same path: page-number pagination."""
     here = urlsplit(page_url)
     seen: dict[str, set[int]] = {}
+    votes: dict[str, list[bool]] = {}
     for a in root.iter("a"):
         href = a.get("href")
         if not href:
@@ -117,6 +137,8 @@ def numbered(root: Any, page_url: str) -> Pagination | None:
         for k, v in parse_qsl(u.query):
             if v.isdigit():
                 seen.setdefault(k, set()).add(int(v))
+                if not href.startswith("#"):  # a fragment link is the page itself, not a link that numbers
+                    votes.setdefault(k, []).append(_pager_text(clean(a.text_content()), int(v)))
     for k, vals in seen.items():
         if re.search(r"(?:offset|start|skip|from)", k, re.I) and len(vals) >= 1:
             step = min(v for v in vals if v > 0) if any(v > 0 for v in vals) else 0
@@ -128,6 +150,10 @@ def numbered(root: Any, page_url: str) -> Pagination | None:
                 kind="offset", param=k, start=0, size=step, size_param=size_param, max_pages=500
             )
     for k, vals in seen.items():
+        # record links on one script (``nph-Parser?...&r=3&f=G`` titled "Quick-release folding pedal" or
+        # "8,042,117") number the records, not the pages: a key most of whose links read as record text
+        if sum(votes.get(k, [])) * 2 < len(votes.get(k, [])):
+            continue
         if len(vals) >= 1 and 2 in vals and not re.search(r"(?:year|id|sort)", k, re.I):
             return Pagination(kind="page", param=k, start=1, max_pages=500)
     return None
