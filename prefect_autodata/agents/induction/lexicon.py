@@ -235,7 +235,8 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
         "money",
         "price, cost, amount, fee, fare, charge, rate, list price, sale price, our price, retail price, msrp, "
         "preis, kosten, betrag, gebuhr, precio, costo, coste, importe, tarifa, prix, cout, coût, tarif, montant, "
-        "prezzo, importo, preco, preço, custo, valor, valeur, price per unit, unit price, asking price",
+        "prezzo, importo, preco, preço, custo, valor, valeur, price per unit, unit price, asking price, "
+        "rent, monthly rent, rental price, miete, kaltmiete, alquiler, loyer, affitto, canone, aluguel",
         "prc pr amt msrp rrp",
     ),
     (
@@ -342,7 +343,9 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
     (
         "location",
         "place",
-        "location, place, where, site, area, standort, lage, ort, ubicacion, ubicación, lugar, sitio, lieu, emplacement, luogo, posizione, local, localizacao, headquarters, hq, based in, origin, provenance, herkunft, origen, provenienza",
+        "location, place, where, site, area, standort, lage, ort, ubicacion, ubicación, lugar, sitio, lieu, emplacement, luogo, posizione, local, localizacao, headquarters, hq, based in, origin, provenance, herkunft, origen, provenienza, "
+        "neighborhood, neighbourhood, quarter, borough, suburb, stadtteil, viertel, barrio, colonia, quartier, "
+        "quartiere, bairro",
         "loc",
     ),
     (
@@ -587,6 +590,13 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
     ),
     ("speed", "number", "speed, top speed, geschwindigkeit, velocidad, vitesse, velocita", "spd"),
     ("temperature", "number", "temperature, temp, temperatur, temperatura", "temp"),
+    (
+        "rooms",
+        "integer",
+        "rooms, bedrooms, number of bedrooms, beds, number of rooms, zimmer, schlafzimmer, habitaciones, "
+        "dormitorios, recamaras, chambres, camere, stanze, quartos",
+        "br bd bdr bdrm rm",
+    ),
     (
         "capacity",
         "integer",

@@ -281,7 +281,8 @@ class Candidate:
     JSON key beside its display label); ``position`` its index among its siblings (a column's
     order in a text line), used to break ties between columns alike in type. A piece of a compound
     cell keeps the ``whole`` cell it was cut from; ``main_piece`` marks the text piece that carries the
-    column's label ("Title" over "Fancy Pants (1950)": "Fancy Pants").
+    column's label ("Title" over "Fancy Pants (1950)": "Fancy Pants"). ``class_label``: the label is
+    only the CSS class of the value's element, no text the page shows.
     """
 
     label: str | None
@@ -297,6 +298,7 @@ class Candidate:
     position: int | None = None
     whole: Candidate | None = field(default=None, repr=False, compare=False)
     main_piece: bool = False
+    class_label: bool = False
 
     @property
     def fill(self) -> float:
@@ -311,11 +313,12 @@ class Candidate:
         return out
 
     def opaque(self) -> bool:
-        """No label, or only code-like labels naming no concept ("vhc", "f3"), not words ("Deposit")."""
+        """No label, or only code-like labels naming no concept ("vhc", "f3"), not words ("Deposit").
+        A CSS class naming no concept ("itempn", "rb-cell") is a page's private name: opaque too."""
         texts = self.texts()
         if any(lx.is_known_word(t) for t, _, _ in texts):
             return False
-        return all(_code_like(t) for t, _, _ in texts)
+        return self.class_label or all(_code_like(t) for t, _, _ in texts)
 
 
 @dataclass
