@@ -178,6 +178,19 @@ def _direct(r: str, lab: str) -> tuple[float, str]:
     return round(0.6 * overlap, 3), "name"
 
 
+def _inflected_words(r: str, lab: str) -> float:
+    """0.8 when the label's words are the field's words in other forms of one verb ("Filed" and
+    "filing", "Issued on" and "issue"), 0.6 when they are some of them ("Filed" for "filing date");
+    0 when no word is a participle or gerund, or a word has no counterpart."""
+    rt, lt = r.split(), lab.split()
+    if not any(lx.inflected(w) for w in (*rt, *lt)):
+        return 0.0
+    rs, ls = {lx.stem(w) for w in rt}, {lx.stem(w) for w in lt}
+    if not ls <= rs or all(w in rt for w in lt):
+        return 0.0
+    return 0.8 if ls == rs else 0.6
+
+
 @functools.lru_cache(maxsize=65536)
 def name_evidence(requested: str, label: str | None) -> tuple[float, str]:
     """0..1: how surely ``label`` names the ``requested`` field, and by what (name/synonym/abbrev/fuzzy)."""
@@ -189,6 +202,8 @@ def name_evidence(requested: str, label: str | None) -> tuple[float, str]:
     best, how = _direct(r, lab)
     if best >= 1.0:
         return best, how
+    if best < 0.6 and (inflect := _inflected_words(r, lab)):
+        best, how = inflect, "name"  # "Filed" for the filing date: one verb, two forms
     cr = {c.key: w for c, w in lx.concepts_of(requested)}
     cl = {c.key: w for c, w in lx.concepts_of(label)}
     shared = max((min(cr[k], cl[k]) for k in cr.keys() & cl.keys()), default=0.0)

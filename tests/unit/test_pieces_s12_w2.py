@@ -1,0 +1,121 @@
+"""S12 W2: values run together in one link text, a value set off by brackets, a label that is only a
+CSS class, and the words of rented homes (rent, neighbourhood, bedrooms)."""
+
+from __future__ import annotations
+
+from prefect_autodata.agents.induction import regions
+from prefect_autodata.agents.induction import values as vt
+from prefect_autodata.agents.induction.dom import parse
+from prefect_autodata.agents.induction.matching import Candidate, assign, expected_type
+from prefect_autodata.runtime.extract import apply_transforms
+from prefect_autodata.runtime.spec import Transform
+
+ROWS = [
+    ("Jun 14", "$1450 / 1br - Sunny flat near the park", "Lower Haight"),
+    ("Jun 14", "$2195 / 2br - HUGE 2BR/1BA w/ parking - cats ok", "Inner Sunset"),
+    ("Jun 13", "$1095 / studio - studio, utilities incl, laundry", "Tenderloin"),
+    ("Jun 13", "$3650 / 3br - Remodeled Victorian flat, deck", "Noe Valley"),
+    ("Jun 12", "$1275 / 1br - In-law unit with a private entrance", "Excelsior"),
+]
+ADS = "<html><body><blockquote>{}</blockquote></body></html>".format(
+    "".join(
+        f'<p class="row"><span class="itemdate"> {d}</span> <span class="itemsep"> - </span>'
+        f'<a href="/apa/{i}.html">{t}</a> <span class="itemsep"> - </span>'
+        f'<span class="itempn"><font size="-1"> ({n})</font></span></p>'
+        for i, (d, t, n) in enumerate(ROWS)
+    )
+)
+
+
+def _read(cand: Candidate, raw: str) -> object:
+    return apply_transforms(raw, [Transform.model_validate(t) for t in cand.rule["transforms"]])
+
+
+def test_link_text_of_several_values_is_cut_into_each() -> None:
+    region = regions.find_regions(parse(ADS))[0]
+    cands = regions.slots(region)
+    m = assign(["title", "monthly rent", "bedrooms", "neighborhood"], cands)
+    assert m["monthly rent"].candidate.values == ["$1450", "$2195", "$1095", "$3650", "$1275"]
+    assert m["bedrooms"].candidate.values == ["1br", "2br", "studio", "3br", "1br"]
+    # the rest after the first separator, the separator inside the title kept
+    assert m["title"].candidate.values[1] == "HUGE 2BR/1BA w/ parking - cats ok"
+    assert _read(m["title"].candidate, ROWS[1][1]) == "HUGE 2BR/1BA w/ parking - cats ok"
+    assert m["neighborhood"].candidate.values[0] == "Lower Haight"
+    assert _read(m["neighborhood"].candidate, " (Lower Haight) ") == "Lower Haight"
+
+
+def test_bracketed_values_read_inside_their_brackets() -> None:
+    vals = ["(Lower Haight)", "(Inner Sunset)", "[Tenderloin]", "(Noe Valley)"]
+    assert regions.bracketed(vals) == ["Lower Haight", "Inner Sunset", "Tenderloin", "Noe Valley"]
+    assert regions.bracketed(["Nob Hill (north)", "SOMA", "Soma (east)"]) is None
+    parts, main = regions.slot_pieces(vals)
+    assert main == 0 and parts[0][1][0] == "Lower Haight"
+    # a record shown without brackets reads whole, an aside at its end included
+    step = Transform(op="regex", pattern=regions.BRACKETS, group="v")
+    assert apply_transforms("Nob Hill (north)", [step]) == "Nob Hill (north)"
+    assert apply_transforms("(Nob Hill)", [step]) == "Nob Hill"
+
+
+def test_lead_and_rest_needs_a_short_lead_in_every_record() -> None:
+    long_lead = ["a long first part here - rest - one", "another long lead - x y z", "third one - a b c d"]
+    assert regions.slot_pieces(long_lead) == ([], None)
+    no_sep = ["1br - Sunny flat near the park", "2br Huge flat", "studio - small but bright"]
+    assert regions.slot_pieces(no_sep) == ([], None)
+
+
+def test_label_only_a_css_class_naming_nothing_is_opaque() -> None:
+    region = regions.find_regions(parse(ADS))[0]
+    by_class = [c for c in regions.slots(region) if c.label == "itempn"]
+    assert by_class and all(c.opaque() for c in by_class)
+    shown = Candidate(label="Deposit", values=["$500", "$700"], rule={"xpath": "."})
+    assert not shown.opaque()
+
+
+def test_a_number_in_every_value_is_no_place_name() -> None:
+    assert vt.fit("place", vt.profile(["Jun 14", "Jun 13", "Jun 12"])) == 0.0
+    assert vt.fit("place", vt.profile(["Lower Haight", "Inner Sunset", "Tenderloin"])) > 0
+
+
+def test_words_of_rented_homes() -> None:
+    assert expected_type("monthly_rent") == "money"
+    assert expected_type("neighborhood") == "place"
+    assert expected_type("bedrooms") == "integer"
+
+
+def test_a_participle_label_names_the_date_of_its_verb() -> None:
+    from prefect_autodata.agents.induction.matching import name_evidence
+
+    assert name_evidence("filing date", "Filed")[0] >= 0.6
+    assert name_evidence("filing", "Filed")[0] >= 0.8
+    assert name_evidence("filing date", "Field")[0] < 0.6
+    assert name_evidence("date", "Filed")[0] < 0.6
+
+
+PATENT = """<html><head><title>Patent: {n}</title></head><body>
+<table width="100%"><tr><td><b>United States Patent</b></td><td><b>{num}</b></td></tr>
+<tr><td><b>{who}, et al.</b></td><td><b>{issued}</b></td></tr></table>
+<table><tr><th>Inventors:</th><td>{who}; Ann</td></tr><tr><th>Filed:</th><td>{filed}</td></tr></table>
+</body></html>"""
+
+
+def test_rows_after_a_labelled_row_are_read_by_their_place() -> None:
+    from prefect_autodata.agents.induction.selectors import detail_candidates
+
+    data = [
+        ("8,042,117", "Halvorsen", "October 25, 2011", "March 3, 2009"),
+        ("7,841,615", "Ferreira", "November 30, 2010", "September 19, 2007"),
+        ("8,033,560", "Okafor", "October 11, 2011", "November 17, 2008"),
+    ]
+    pages = []
+    for i, (num, who, issued, filed) in enumerate(data):
+        html = PATENT.format(n=i, num=num, who=who, issued=issued, filed=filed)
+        pages.append((f"http://x/p{i}", parse(html), html))
+    cands = detail_candidates(pages)
+    after = [c for c in cands if "following-sibling::tr[1]" in c.rule["xpath"]]
+    assert [c.values for c in after] == [
+        ["Halvorsen, et al.", "Ferreira, et al.", "Okafor, et al."],
+        ["October 25, 2011", "November 30, 2010", "October 11, 2011"],
+    ]
+    m = assign(["filing date", "issue date"], cands)
+    assert m["filing date"].candidate.label == "Filed"
+    assert m["issue date"].candidate is after[1]
