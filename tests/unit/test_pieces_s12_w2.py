@@ -119,3 +119,68 @@ def test_rows_after_a_labelled_row_are_read_by_their_place() -> None:
     m = assign(["filing date", "issue date"], cands)
     assert m["filing date"].candidate.label == "Filed"
     assert m["issue date"].candidate is after[1]
+
+
+def _contest(office: str, rows: list[tuple[str, str, str, str]], total: str) -> str:
+    body = "".join(f"<tr><td>{c}</td><td>{p}</td><td>{v}</td><td>{pct}</td></tr>" for c, p, v, pct in rows)
+    return (
+        f'<table class="contest"><tr><td colspan="4"><b>{office}</b> (Vote for 1)</td></tr>'
+        '<tr><td colspan="4">Precincts Reporting: 14 of 14</td></tr>'
+        "<tr><td><b>Candidate</b></td><td><b>Party</b></td><td><b>Votes</b></td><td><b>Percent</b></td></tr>"
+        f'{body}<tr><td colspan="2"><b>Total</b></td><td>{total}</td><td>100.00%</td></tr>'
+        '<tr><td colspan="4">Under Votes: 420</td></tr></table>'
+    )
+
+
+CONTESTS = "<html><body>{}{}</body></html>".format(
+    _contest(
+        "SHERIFF",
+        [
+            ("Calvin Stroud", "REP", "21,907", "53.38%"),
+            ("Mae Ortiz", "DEM", "19,101", "46.54%"),
+            ("Al Dunn", "LBT", "301", "0.08%"),
+        ],
+        "41,008",
+    ),
+    _contest(
+        "COUNTY CLERK",
+        [
+            ("Bernadette Lyle", "DEM", "22,310", "55.34%"),
+            ("Tom Reyes", "REP", "17,950", "44.52%"),
+            ("Ida Small", "GRN", "420", "0.14%"),
+        ],
+        "40,260",
+    ),
+)
+
+
+def test_labels_under_title_rows_and_the_title_as_each_rows_group() -> None:
+    from prefect_autodata.agents.induction import tables
+    from prefect_autodata.agents.induction.assemble import _table_candidates
+
+    found = tables.tables(parse(CONTESTS))
+    assert len(found) == 1  # one header over both contests: one record set
+    t = found[0]
+    assert t.rows == 6 and t.labels[:4] == ["Candidate", "Party", "Votes", "Percent"]
+    cands = tables.with_parts(t, _table_candidates(t))
+    m = assign(["candidate", "office", "party", "votes", "percentage"], cands)
+    assert m["office"].candidate.values == ["SHERIFF"] * 3 + ["COUNTY CLERK"] * 3
+    root = parse(CONTESTS)
+    from prefect_autodata.runtime.extract import extract_field
+    from prefect_autodata.runtime.spec import FieldRule
+
+    rows = root.xpath(t.records_xpath)
+    rule = FieldRule(name="office", **m["office"].candidate.rule)
+    got = [extract_field(r, rule, page_url="http://x/", params={}) for r in rows]
+    assert got == ["SHERIFF"] * 3 + ["COUNTY CLERK"] * 3
+
+
+def test_shares_with_a_percent_sign_read_as_numbers() -> None:
+    from prefect_autodata.agents.induction.rules import typed_rule
+
+    cand = Candidate(label="Percent", values=["53.38%", "46.54%", "+2.5 %"], rule={"xpath": "."})
+    rule = typed_rule("percentage", cand)
+    assert rule.type == "float" and rule.unit == "%"
+    assert [apply_transforms(v, rule.transforms) for v in cand.values] == [53.38, 46.54, 2.5]
+    words = Candidate(label="Chance", values=["10% precip", "80% precip"], rule={"xpath": "."})
+    assert typed_rule("chance", words).type == "string"

@@ -436,7 +436,12 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
         "employment type, job type, contract, contract type, schedule, full time, part time, vertragsart, tipo de contrato, type de contrat, jornada",
         "",
     ),
-    ("position", "category", "position, role, pos, posicion, posición, poste, posizione, posicao", "pos"),
+    (
+        "position",
+        "category",
+        "position, role, office, post held, pos, posicion, posición, poste, posizione, posicao",
+        "pos",
+    ),
     (
         "team",
         "title",
@@ -591,11 +596,11 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
     ("speed", "number", "speed, top speed, geschwindigkeit, velocidad, vitesse, velocita", "spd"),
     ("temperature", "number", "temperature, temp, temperatur, temperatura", "temp"),
     (
-        "rooms",
+        "bedrooms",
         "integer",
-        "rooms, bedrooms, number of bedrooms, beds, number of rooms, zimmer, schlafzimmer, habitaciones, "
-        "dormitorios, recamaras, chambres, camere, stanze, quartos",
-        "br bd bdr bdrm rm",
+        "bedrooms, number of bedrooms, bedroom count, beds, schlafzimmer, dormitorios, recamaras, "
+        "chambres a coucher, camere da letto",
+        "br bd bdr bdrm",
     ),
     (
         "capacity",

@@ -314,6 +314,7 @@ class Candidate:
     whole: Candidate | None = field(default=None, repr=False, compare=False)
     main_piece: bool = False
     class_label: bool = False
+    aside: bool = False  # the piece of a cell in parentheses after its text ("(Vote for 1)")
 
     @property
     def fill(self) -> float:
@@ -970,8 +971,13 @@ def _tied(
             or not base[a][b2]
             or candidates[j2].texts()
             or candidates[j2].values == candidates[j].values
+            or (
+                candidates[j2].aside
+                and candidates[j2].whole is not None
+                and candidates[j2].whole is candidates[j].whole
+            )
         ):
-            continue  # a labelled rival, or the same column read twice, is no tie
+            continue  # a labelled rival, the same column read twice, or the pick's own aside is no tie
         if (
             profs[j2].kind == profs[j].kind
             and abs(base[a][b2] - base[a][b]) < 0.005
