@@ -184,3 +184,55 @@ def test_shares_with_a_percent_sign_read_as_numbers() -> None:
     assert [apply_transforms(v, rule.transforms) for v in cand.values] == [53.38, 46.54, 2.5]
     words = Candidate(label="Chance", values=["10% precip", "80% precip"], rule={"xpath": "."})
     assert typed_rule("chance", words).type == "string"
+
+
+def _side(rows: list[tuple[str, str, str]]) -> str:
+    return "<table>{}</table>".format(
+        "".join(f"<tr><td>{a}</td><td>{b}</td><td><b>{c}</b></td></tr>" for a, b, c in rows)
+    )
+
+
+ROLL = "<html><body><table><tr><td>{}</td><td>{}</td></tr></table></body></html>".format(
+    _side(
+        [
+            ("Abernathy", "(R-Ozark-2)", "Yea"),
+            ("Baptiste", "(D-Riverside-5)", "Nay"),
+            ("Castellano", "(D-Lakeshore-1)", "Nay"),
+            ("Dunleavy", "(R-Pine Bluff-4)", "Yea"),
+        ]
+    ),
+    _side(
+        [
+            ("Gunderson", "(R-Northfield-6)", "Yea"),
+            ("Haverford", "(I-Cedar-2)", "Present"),
+            ("Isenberg", "(D-Riverside-1)", "Yea"),
+            ("Jablonski", "(R-Ozark-4)", "Nay"),
+        ]
+    ),
+)
+
+
+def test_tables_side_by_side_are_one_list_and_a_joined_code_is_cut() -> None:
+    from prefect_autodata.agents.induction import tables
+    from prefect_autodata.agents.induction.assemble import _table_candidates
+
+    root = parse(ROLL)
+    found = [t for t in tables.tables(root) if t.rows == 8]
+    assert len(found) == 1
+    t = found[0]
+    assert len(root.xpath(t.records_xpath)) == 8
+    assert "Yea" not in t.records_xpath  # located by place, not by a record's text
+    cands = tables.with_parts(t, _table_candidates(t))
+    m = assign(["surname", "party", "district", "vote"], cands)
+    assert m["party"].candidate.values[:3] == ["R", "D", "D"]
+    assert m["district"].candidate.values[3] == "Pine Bluff-4"
+    assert m["vote"].candidate.values[:2] == ["Yea", "Nay"]
+    assert _read(m["district"].candidate, "(R-Pine Bluff-4)") == "Pine Bluff-4"
+
+
+def test_a_count_is_named_in_the_plural() -> None:
+    assert expected_type("votes") == "integer"
+    assert expected_type("number of votes") == "integer"
+    assert expected_type("vote") == "category"  # the one cast: Yea, Nay
+    assert expected_type("game") != "integer" and expected_type("games") == "integer"
+    assert expected_type("party") == "category"

@@ -92,6 +92,7 @@ def _table_candidates(t: tables.Table) -> list[Candidate]:
                 aliases=list(t.aliases.get(i, [])),
             )
         )
+        out[-1].position = i
     return out
 
 

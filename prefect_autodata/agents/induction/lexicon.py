@@ -437,6 +437,26 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
         "",
     ),
     (
+        "decision",
+        "category",
+        "vote, decision, verdict, ruling, outcome, choice, stimme, entscheidung, voto, decision, decisione",
+        "",
+    ),
+    (
+        "party",
+        "category",
+        "party, political party, party affiliation, partei, partido, partido politico, parti, parti politique, "
+        "partito",
+        "",
+    ),
+    (
+        "constituency",
+        "code",
+        "constituency, district, electoral district, legislative district, ward, riding, wahlkreis, "
+        "circunscripcion, distrito electoral, circonscription, collegio elettorale",
+        "dist",
+    ),
+    (
         "position",
         "category",
         "position, role, office, post held, pos, posicion, posición, poste, posizione, posicao",
@@ -912,20 +932,43 @@ def family(name: str) -> str | None:
         return role
     best: tuple[float, str] | None = None
     own = content(normalise(name)).replace(" ", "_")
+    raw = _raw_words(name)
+    lone = raw[0] if len(raw) == 1 and singular(raw[0]) == raw[0] else None
+
+    def plural_count(c: Concept) -> bool:
+        # a count is named in the plural ("votes", "pages"): the one thing ("vote", "page") is no count
+        return lone is not None and c.family == "integer" and lone not in _written(c.key)
+
+    as_written = " ".join(raw)
     for c, w in concepts_of(name):
+        if plural_count(c):
+            continue
         # among equally direct meanings the word's own concept goes first ("position": a role, though
-        # a job and a rank are positions too)
-        if c.family and (best is None or w > best[0] or (w == best[0] and c.key == own)):
-            best = (w, c.family)
+        # a job and a rank are positions too), then one listing the word as written ("votes", a count)
+        rank = (w, c.key == own, as_written in _written(c.key))
+        if c.family and (best is None or rank > best[0]):
+            best = (rank, c.family)
     if best is not None:
         return best[1]
     # a word inside the name that says it: "total cost" → money; "number of pages" → integer
     n = content(normalise(name))
     for word in reversed(n.split()):
         for c in _index().get(word, ()):
-            if c.family:
+            if c.family and not plural_count(c):
                 return c.family
     return None
+
+
+@functools.cache
+def _written(key: str) -> frozenset[str]:
+    """The words and phrases of concept ``key`` as the lexicon writes them (folded, not singularised)."""
+    return frozenset(
+        " ".join(_raw_words(p))
+        for k, _f, spec, _a in _CONCEPTS
+        if k == key
+        for p in spec.split(",")
+        if p.strip()
+    )
 
 
 def is_known_word(name: str) -> bool:

@@ -913,6 +913,8 @@ def _eliminate(
                 f += 0.3 * orgs[j] if _ORG_CONCEPTS & lx.concept_keys(r) else -0.3 * orgs[j]
             if fam == "category" and not (profs[j].short and (profs[j].repeats or profs[j].avg_words <= 3)):
                 ok = False  # a category repeats across records
+            if fam == "code" and profs[j].filled >= 6 and profs[j].distinct * 3 <= profs[j].filled:
+                f -= 0.3  # a few values shared by most records ("R", "D") are a category, not each one's code
             if fam in ("title", "person", "place", "text", "long") and profs[j].kind in vt.NUMERIC:
                 ok = False
             row.append(round(threshold + 0.1 * f + 0.05 * candidates[j].fill, 4) if ok else 0.0)
@@ -929,9 +931,13 @@ def _eliminate(
                 rank = order.index(j)
                 matrix[a][b] += 0.01 * (1.0 - abs(rank / max(len(cols) - 1, 1) - a / max(len(fields) - 1, 1)))
     got: dict[str, Match] = {}
-    for a, b in solve(matrix, threshold):
+    solved = solve(matrix, threshold)
+    for a, b in solved:
         j = cols[b]
-        if _tied(a, b, cols, base, candidates, profs, fam_of(fields[a])):
+        # a rival another field takes by evidence ("R" for the party beside "Ozark-2" for the district)
+        # is no rival; one it could swap with the pick as well (two equal counts) still is
+        taken = {b2 for a2, b2 in solved if a2 != a and abs(base[a2][b] - base[a2][b2]) >= 0.005}
+        if _tied(a, b, cols, base, candidates, profs, fam_of(fields[a]), taken):
             continue  # a coin toss between equals: leave the field to an honest refusal
         prof = profs[j]
         what = prof.kind + (", repeated" if prof.repeats else "")
@@ -958,6 +964,7 @@ def _tied(
     candidates: list[Candidate],
     profs: list[vt.Profile],
     fam: str | None,
+    taken: set[int] = frozenset(),  # type: ignore[assignment]
 ) -> bool:
     """True when the column picked for field ``a`` has a rival no evidence tells apart from it: another
     unlabelled column of the same value kind that fits the field as well (the same fit, so no range,
@@ -968,6 +975,7 @@ def _tied(
     for b2, j2 in enumerate(cols):
         if (
             b2 == b
+            or b2 in taken
             or not base[a][b2]
             or candidates[j2].texts()
             or candidates[j2].values == candidates[j].values

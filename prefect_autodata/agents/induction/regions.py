@@ -937,6 +937,9 @@ _YEAR_PIECE = r"(?:1[5-9]|20)\d{2}"
 # a code: a short run of capitals and its number ("HIST 101", "CS-230", "MATH 2410H"), then a stop
 _CODE_PIECE = r"[A-Z][A-Za-z&]{0,5}[ -]?\d{1,5}[A-Za-z]?"
 _CODE_LEAD = re.compile(rf"^({_CODE_PIECE})(?:[.:]|\s+[-–—])\s+(?=\S)")
+# a short code joined to the rest by a hyphen or slash, no space ("R-Ozark-2", "D/Riverside"): a party,
+# a grade, a class letter the records share, then what follows it
+_JOINED = re.compile(r"^([A-Z]{1,3})[-/](?=\S)(.*\S)$")
 _TRAIL_YEAR = re.compile(rf"^(.*[^\W\d_].*?)\s+({_YEAR_PIECE})$")
 _WHOLE_KINDS = frozenset({"date", "datetime", "time", "money", "percent", "url", "email", "phone"})
 _DATED = re.compile(r"\b\d{1,2},\s+(?:1[5-9]|20)\d{2}\b")  # "at March 16, 2010 09:12 PM"
@@ -1012,6 +1015,12 @@ def slot_pieces(values: list[Any]) -> tuple[list[tuple[str, list[str | None]]], 
             code = rf"^({_CODE_PIECE})(?:[.:]|\s+[-–—])\s+\S"
             rest = rf"^{_CODE_PIECE}(?:[.:]|\s+[-–—])\s+(.*?\S)\.?\s*$"
             return [(code, [_grab(code, v) for v in values]), (rest, [_grab(rest, v) for v in values])], 1
+    joined = [_JOINED.match(v) for v in filled]
+    if _share([bool(m) for m in joined]) >= 0.9:
+        codes = [m.group(1) for m in joined if m]
+        if len(set(codes)) <= max(3, len(codes) // 2):  # a code the records share ("R", "D"), not an id
+            code, rest = r"^([A-Z]{1,3})[-/](?=\S)", r"^[A-Z]{1,3}[-/](\S.*?)\s*$"
+            return [(code, [_grab(code, v) for v in values]), (rest, [_grab(rest, v) for v in values])], None
     years = [_TRAIL_YEAR.match(v) for v in filled]
     if _share([bool(m) for m in years]) >= 0.6:
         rests = [m.group(1) for m in years if m]
@@ -1116,6 +1125,11 @@ def _leaves(values: list[Any], depth: int = 2) -> tuple[list[tuple[list[str], li
     return out, None
 
 
+def piece_steps(pats: list[str]) -> list[dict[str, Any]]:
+    """The regex transforms reading one piece through its chain of patterns (``_leaves``)."""
+    return [{"op": "regex", "pattern": p, **({"group": "v"} if "(?P<v>" in p else {})} for p in pats]
+
+
 def with_pieces(cands: list[Candidate]) -> list[Candidate]:
     """``cands`` plus a candidate per piece of each text slot that runs values together (``slot_pieces``).
 
@@ -1132,8 +1146,7 @@ def with_pieces(cands: list[Candidate]) -> list[Candidate]:
         if not parts:
             continue
         for k, (pats, vals) in enumerate(parts):
-            steps = [{"op": "regex", "pattern": p, **({"group": "v"} if "(?P<v>" in p else {})} for p in pats]
-            rule = {**whole.rule, "transforms": [*whole.rule.get("transforms", []), *steps]}
+            rule = {**whole.rule, "transforms": [*whole.rule.get("transforms", []), *piece_steps(pats)]}
             out.append(
                 Candidate(
                     label=whole.label if k == main else None,

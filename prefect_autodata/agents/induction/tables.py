@@ -369,11 +369,19 @@ def _merge_split(found: list[Table]) -> list[Table]:
     """
     groups: dict[tuple, list[Table]] = {}
     for t in found:
-        if t.transposed or t.header_column or t.element is None or not any(t.head_labels):
+        if t.transposed or t.header_column or t.element is None:
             continue
         # the rows' own filters (a bold header's label, a totals row's class), spacer rows aside
         tail = t.records_xpath.split(")[td]", 1)[-1].replace("[normalize-space()]", "")
-        groups.setdefault((t.head_labels, t.chrome, len(t.labels), tail), []).append(t)
+        if any(t.head_labels):
+            groups.setdefault((t.head_labels, t.chrome, len(t.labels), tail), []).append(t)
+        elif (row := _side_row(t.element)) is not None:
+            # tables without labels side by side in one layout row: one list continued in the next
+            # column ("Abernathy ... Fairweather | Gunderson ... Lindqvist")
+            groups.setdefault((("side", id(row)), t.chrome, len(t.labels), tail), []).append(t)
+    for key, ts in list(groups.items()):
+        if key[0][:1] == ("side",) and not _alike_columns(ts):
+            del groups[key]
     out = list(found)
     for (_labels, _chrome, width, tail), ts in groups.items():
         if len(ts) < 2:
@@ -387,7 +395,7 @@ def _merge_split(found: list[Table]) -> list[Table]:
                 seen.add(key)
         if repeated:
             continue
-        locate = _group_locator([t.element for t in ts])
+        locate = _group_locator([t.element for t in ts], by_labels=_labels[:1] != ("side",))
         first = ts[0]
         if any("[normalize-space()]" in t.records_xpath for t in ts):
             tail = "[normalize-space()]" + tail
@@ -428,15 +436,35 @@ def _merge_split(found: list[Table]) -> list[Table]:
     return out
 
 
-def _group_locator(elements_: list[Any]) -> str:
-    """An XPath selecting exactly the tables ``elements_``: by a shared class or header label, else a union."""
+def _side_row(table: Any) -> Any | None:
+    """The layout row a table sits in, one table per cell (``<tr><td><table>..</td><td><table>..``)."""
+    cell = table.getparent()
+    row = cell.getparent() if cell is not None and cell.tag in ("td", "th") else None
+    if row is None or row.tag != "tr":
+        return None
+    cells = [c for c in row if isinstance(c.tag, str) and c.tag in ("td", "th")]
+    return row if len(cells) >= 2 else None
+
+
+def _alike_columns(ts: list[Table]) -> bool:
+    """True when every column holds values of one kind in each of the tables (names, codes, words)."""
+    for i in range(len(ts[0].labels)):
+        kinds = {dominant_type([v for v in t.columns[i] if v])[0] for t in ts}
+        if len(kinds) > 1:
+            return False
+    return all(t.rows >= 2 for t in ts)
+
+
+def _group_locator(elements_: list[Any], *, by_labels: bool = True) -> str:
+    """An XPath selecting exactly the tables ``elements_``: by a shared class or header label, else a union
+    (``by_labels=False``: tables without labels, whose first row is a record, not a header)."""
     want = {id(e) for e in elements_}
     doc = elements_[0].getroottree()
     tries = []
     cls = {e.get("class") for e in elements_}
     if len(cls) == 1 and None not in cls:
         tries.append(f"//table[@class={xq(cls.pop())}]")
-    for c in _cells(next(tr for tr in elements_[0].iter("tr"))):
+    for c in _cells(next(tr for tr in elements_[0].iter("tr"))) if by_labels else []:
         lab = cell_text(c)
         if lab and len(lab) <= 40:
             tries.append(f"//table[tr/*[normalize-space()={xq(lab)}] or */tr/*[normalize-space()={xq(lab)}]]")
@@ -848,7 +876,7 @@ def with_parts(t: Table, cands: list[Any]) -> list[Any]:
     pieces that are all text (the lines of an address) leave the label to the whole cell.
     """
     from prefect_autodata.agents.induction.matching import Candidate
-    from prefect_autodata.agents.induction.regions import QUOTED, quoted
+    from prefect_autodata.agents.induction.regions import QUOTED, _leaves, bracketed, piece_steps, quoted
 
     if t.transposed or t.header_column or not t.body:
         return cands
@@ -878,8 +906,20 @@ def with_parts(t: Table, cands: list[Any]) -> list[Any]:
                 whole, rule=rule, values=unq, notes=[*whole.notes, "read without its quotation marks"]
             )
             continue
-        lines = _line_parts(t, i)
-        parts = lines or _text_parts(t, i)
+        if bracketed(whole.values) is not None:  # "(R-Ozark-2)": the value inside, cut again
+            leaves, _main = _leaves(whole.values)
+            cw = {"op": "collapse_whitespace"}
+            rules = [({"xpath": t.cell_xpath(i), "transforms": [cw, *piece_steps(p)]}, v) for p, v in leaves]
+            if len(rules) == 1:
+                out[next(k for k, c in enumerate(out) if c is whole)] = dataclasses.replace(
+                    whole,
+                    rule=rules[0][0],
+                    values=rules[0][1],
+                    notes=[*whole.notes, "read inside its brackets"],
+                )
+                continue
+        lines = [] if bracketed(whole.values) is not None else _line_parts(t, i)
+        parts = rules if bracketed(whole.values) is not None else (lines or _text_parts(t, i))
         paren = not lines and bool(parts) and parts[-1][0]["transforms"][-1].get("pattern") == _ASIDE_PIECE
         blocks = [] if parts else _block_parts(t, i)
         parts = parts or blocks
@@ -917,6 +957,7 @@ def with_parts(t: Table, cands: list[Any]) -> list[Any]:
                     whole=whole,
                     main_piece=k == main and not _own_element(t, i, vals),
                     aside=paren and k == len(parts) - 1,
+                    position=i,  # the pieces stand where their column stands
                 )
             )
         if main is not None:
