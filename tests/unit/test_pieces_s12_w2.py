@@ -236,3 +236,32 @@ def test_a_count_is_named_in_the_plural() -> None:
     assert expected_type("vote") == "category"  # the one cast: Yea, Nay
     assert expected_type("game") != "integer" and expected_type("games") == "integer"
     assert expected_type("party") == "category"
+
+
+def test_a_title_holding_the_whole_date_of_a_shown_partial_date() -> None:
+    from prefect_autodata.agents.induction import attrs
+
+    html = "<html><body><div>{}</div></body></html>".format(
+        "".join(
+            f'<div class="day"><h3 title="{full}"><span>{d}</span></h3><p>{w}</p></div>'
+            for full, d, w in [
+                ("Thursday, March 6, 2014", "Mar 6", "Rain"),
+                ("Friday, March 7, 2014", "Mar 7", "Sunny"),
+                ("Saturday, March 8, 2014", "Mar 8", "Snow"),
+            ]
+        )
+    )
+    region = regions.find_regions(parse(html))[0]
+    got = attrs.candidates(regions.sample_items(region.items))
+    assert [c.values for c in got if c.rule.get("attr") == "title"] == [
+        ["Thursday, March 6, 2014", "Friday, March 7, 2014", "Saturday, March 8, 2014"]
+    ]
+    shown = html.replace('title="Thursday, March 6, 2014"', 'title="Mar 6"')
+    region = regions.find_regions(parse(shown))[0]
+    assert not [c for c in attrs.candidates(regions.sample_items(region.items)) if c.values[0] == "Mar 6"]
+
+
+def test_degrees_are_a_number_with_its_unit() -> None:
+    assert vt.kind_of("38°") == "decimal" and vt.kind_of("12 °C") == "decimal"
+    assert vt.kind_of("45°N") != "decimal"
+    assert expected_type("chance of rain") == "percent"

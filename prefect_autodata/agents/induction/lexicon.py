@@ -561,7 +561,7 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
     (
         "percentage",
         "percent",
-        "percent, percentage, pct, share, ratio, prozent, anteil, porcentaje, pourcentage, percentuale, porcentagem",
+        "percent, percentage, pct, chance, probability, likelihood, share, ratio, prozent, anteil, porcentaje, pourcentage, percentuale, porcentagem",
         "pct perc",
     ),
     (

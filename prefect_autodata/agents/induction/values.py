@@ -109,7 +109,7 @@ _MEASURES = frozenset("money integer number percent height weight length duratio
 
 def _numeric_after_units(s: str) -> str | None:
     """``"120 min"`` stays a duration; ``"2,450 kg"``, ``"35 mpg"``: a number with a unit is a decimal."""
-    m = re.fullmatch(rf"([-+]?(?:{_NUM}))\s?([A-Za-z/.%²³]{{1,8}})", s)
+    m = re.fullmatch(rf"([-+]?(?:{_NUM}))\s?([A-Za-z/.%²³]{{1,8}}|°[CFK]?)", s)  # "38°", "12 °C": degrees
     if m and not re.fullmatch(r"(?:st|nd|rd|th)", m.group(2), re.I):
         return "decimal"
     return None
