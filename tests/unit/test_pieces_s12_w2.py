@@ -265,3 +265,22 @@ def test_degrees_are_a_number_with_its_unit() -> None:
     assert vt.kind_of("38°") == "decimal" and vt.kind_of("12 °C") == "decimal"
     assert vt.kind_of("45°N") != "decimal"
     assert expected_type("chance of rain") == "percent"
+
+
+def test_a_key_of_listing_columns_when_they_tell_records_apart() -> None:
+    from prefect_autodata.agents.induction.assemble import _listing_key
+    from prefect_autodata.agents.induction.matching import Match
+
+    def m(values: list[str], where: str) -> Match:
+        return Match("f", Candidate(label=None, values=values, rule={"xpath": "."}, where=where), 1.0, "", "")
+
+    matches = {
+        "number": m(["8,042,117", "7,841,615", "8,033,560"], "listing"),
+        "title": m(["Frame", "Stem", "Pedal"], "listing"),
+        "assignee": m(["Velocraft", "Ciclo"], "detail"),  # four detail pages sampled, all with one
+    }
+    assert _listing_key(["number", "title", "assignee"], matches) == ["number", "title"]
+    matches["title"] = m(["Frame", "Frame", "Frame"], "listing")
+    matches["number"] = m(["1", "1", "1"], "listing")
+    assert _listing_key(["number", "title", "assignee"], matches) == []  # they do not: the sample's key
+    assert _listing_key(["number", "title"], matches) == []  # no detail column: nothing to leave out
