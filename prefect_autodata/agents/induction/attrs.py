@@ -26,6 +26,13 @@ def _path(item: Any, node: Any) -> str:
     return regions._class_path(item, node) or regions._rel_path(item, node)
 
 
+def _whole_date(text: str) -> bool:
+    """True when ``text`` is a date with its year ("2012-06-14", "Thursday, March 6, 2014")."""
+    from prefect_autodata.agents.induction import values as vt
+
+    return vt.kind_of(text) in ("date", "datetime") and bool(re.search(r"(?:1[5-9]|20)\d{2}", text))
+
+
 def candidates(items: list[Any]) -> list[Candidate]:
     """Candidates for the textless elements of ``items`` (records) whose title or alt holds a value."""
     n = len(items)
@@ -36,7 +43,12 @@ def candidates(items: list[Any]) -> list[Candidate]:
             if not isinstance(node.tag, str) or node.tag in SKIP_TAGS or node is item:
                 continue
             if value_text(node):
-                continue  # the element shows text: that is read as a slot
+                # the element shows text: that is read as a slot, unless it shows a date without its
+                # year and the title holds the whole date ("Jun 14" titled "2012-06-14")
+                v = clean(node.get("title"))
+                if v and _whole_date(v) and not _whole_date(value_text(node)):
+                    per.setdefault((_path(item, node), "title"), {}).setdefault(idx, v)
+                continue
             for a in ATTRS:
                 v = clean(node.get(a))
                 if not v or v in shown:

@@ -33,8 +33,12 @@ def label_row(body: list[Any]) -> bool:
         return False
     first = [clean(c.text_content()) for c in _cells(body[0])]
     width = len(first)
-    if width < 2 or any(len(_cells(tr)) != width for tr in body[1:]):
+    # the rows below keep the labels' width; a few of another shape (a total across two cells, a
+    # note across the table) are no records and say nothing about the labels
+    same = [tr for tr in body[1:] if len(_cells(tr)) == width]
+    if width < 2 or len(same) < 2 or len(same) < 0.5 * (len(body) - 1):
         return False
+    body = [body[0], *same]
     texts = [t for t in first if t]
     if len(texts) < max(2, width // 2) or len(set(texts)) != len(texts):
         return False

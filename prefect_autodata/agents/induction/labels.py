@@ -93,6 +93,11 @@ def _norm_label(s: str) -> str:
     return clean(s).rstrip(":：").strip()
 
 
+def label_text(el: Any) -> str:
+    """The label an element's text would be as a pair's label ("Filed:" → "Filed")."""
+    return _norm_label(el.text_content())
+
+
 def _strip_label(label_text: str) -> list[dict[str, Any]]:
     """Transforms that drop a leading ``Label:`` from a value read with its label."""
     pat = r"^\s*" + re.escape(label_text) + r"\s*[:：]?\s*(.*?)\s*$"

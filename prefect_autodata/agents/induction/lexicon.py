@@ -235,7 +235,8 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
         "money",
         "price, cost, amount, fee, fare, charge, rate, list price, sale price, our price, retail price, msrp, "
         "preis, kosten, betrag, gebuhr, precio, costo, coste, importe, tarifa, prix, cout, coût, tarif, montant, "
-        "prezzo, importo, preco, preço, custo, valor, valeur, price per unit, unit price, asking price",
+        "prezzo, importo, preco, preço, custo, valor, valeur, price per unit, unit price, asking price, "
+        "rent, monthly rent, rental price, miete, kaltmiete, alquiler, loyer, affitto, canone, aluguel",
         "prc pr amt msrp rrp",
     ),
     (
@@ -342,7 +343,9 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
     (
         "location",
         "place",
-        "location, place, where, site, area, standort, lage, ort, ubicacion, ubicación, lugar, sitio, lieu, emplacement, luogo, posizione, local, localizacao, headquarters, hq, based in, origin, provenance, herkunft, origen, provenienza",
+        "location, place, where, site, area, standort, lage, ort, ubicacion, ubicación, lugar, sitio, lieu, emplacement, luogo, posizione, local, localizacao, headquarters, hq, based in, origin, provenance, herkunft, origen, provenienza, "
+        "neighborhood, neighbourhood, quarter, borough, suburb, stadtteil, viertel, barrio, colonia, quartier, "
+        "quartiere, bairro",
         "loc",
     ),
     (
@@ -433,7 +436,32 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
         "employment type, job type, contract, contract type, schedule, full time, part time, vertragsart, tipo de contrato, type de contrat, jornada",
         "",
     ),
-    ("position", "category", "position, role, pos, posicion, posición, poste, posizione, posicao", "pos"),
+    (
+        "decision",
+        "category",
+        "vote, decision, verdict, ruling, outcome, choice, stimme, entscheidung, voto, decision, decisione",
+        "",
+    ),
+    (
+        "party",
+        "category",
+        "party, political party, party affiliation, partei, partido, partido politico, parti, parti politique, "
+        "partito",
+        "",
+    ),
+    (
+        "constituency",
+        "code",
+        "constituency, district, electoral district, legislative district, ward, riding, wahlkreis, "
+        "circunscripcion, distrito electoral, circonscription, collegio elettorale",
+        "dist",
+    ),
+    (
+        "position",
+        "category",
+        "position, role, office, post held, pos, posicion, posición, poste, posizione, posicao",
+        "pos",
+    ),
     (
         "team",
         "title",
@@ -533,7 +561,7 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
     (
         "percentage",
         "percent",
-        "percent, percentage, pct, share, ratio, prozent, anteil, porcentaje, pourcentage, percentuale, porcentagem",
+        "percent, percentage, pct, chance, probability, likelihood, share, ratio, prozent, anteil, porcentaje, pourcentage, percentuale, porcentagem",
         "pct perc",
     ),
     (
@@ -587,6 +615,13 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
     ),
     ("speed", "number", "speed, top speed, geschwindigkeit, velocidad, vitesse, velocita", "spd"),
     ("temperature", "number", "temperature, temp, temperatur, temperatura", "temp"),
+    (
+        "bedrooms",
+        "integer",
+        "bedrooms, number of bedrooms, bedroom count, beds, schlafzimmer, dormitorios, recamaras, "
+        "chambres a coucher, camere da letto",
+        "br bd bdr bdrm",
+    ),
     (
         "capacity",
         "integer",
@@ -897,20 +932,43 @@ def family(name: str) -> str | None:
         return role
     best: tuple[float, str] | None = None
     own = content(normalise(name)).replace(" ", "_")
+    raw = _raw_words(name)
+    lone = raw[0] if len(raw) == 1 and singular(raw[0]) == raw[0] else None
+
+    def plural_count(c: Concept) -> bool:
+        # a count is named in the plural ("votes", "pages"): the one thing ("vote", "page") is no count
+        return lone is not None and c.family == "integer" and lone not in _written(c.key)
+
+    as_written = " ".join(raw)
     for c, w in concepts_of(name):
+        if plural_count(c):
+            continue
         # among equally direct meanings the word's own concept goes first ("position": a role, though
-        # a job and a rank are positions too)
-        if c.family and (best is None or w > best[0] or (w == best[0] and c.key == own)):
-            best = (w, c.family)
+        # a job and a rank are positions too), then one listing the word as written ("votes", a count)
+        rank = (w, c.key == own, as_written in _written(c.key))
+        if c.family and (best is None or rank > best[0]):
+            best = (rank, c.family)
     if best is not None:
         return best[1]
     # a word inside the name that says it: "total cost" → money; "number of pages" → integer
     n = content(normalise(name))
     for word in reversed(n.split()):
         for c in _index().get(word, ()):
-            if c.family:
+            if c.family and not plural_count(c):
                 return c.family
     return None
+
+
+@functools.cache
+def _written(key: str) -> frozenset[str]:
+    """The words and phrases of concept ``key`` as the lexicon writes them (folded, not singularised)."""
+    return frozenset(
+        " ".join(_raw_words(p))
+        for k, _f, spec, _a in _CONCEPTS
+        if k == key
+        for p in spec.split(",")
+        if p.strip()
+    )
 
 
 def is_known_word(name: str) -> bool:

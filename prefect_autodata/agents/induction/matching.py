@@ -178,6 +178,19 @@ def _direct(r: str, lab: str) -> tuple[float, str]:
     return round(0.6 * overlap, 3), "name"
 
 
+def _inflected_words(r: str, lab: str) -> float:
+    """0.8 when the label's words are the field's words in other forms of one verb ("Filed" and
+    "filing", "Issued on" and "issue"), 0.6 when they are some of them ("Filed" for "filing date");
+    0 when no word is a participle or gerund, or a word has no counterpart."""
+    rt, lt = r.split(), lab.split()
+    if not any(lx.inflected(w) for w in (*rt, *lt)):
+        return 0.0
+    rs, ls = {lx.stem(w) for w in rt}, {lx.stem(w) for w in lt}
+    if not ls <= rs or all(w in rt for w in lt):
+        return 0.0
+    return 0.8 if ls == rs else 0.6
+
+
 @functools.lru_cache(maxsize=65536)
 def name_evidence(requested: str, label: str | None) -> tuple[float, str]:
     """0..1: how surely ``label`` names the ``requested`` field, and by what (name/synonym/abbrev/fuzzy)."""
@@ -189,6 +202,8 @@ def name_evidence(requested: str, label: str | None) -> tuple[float, str]:
     best, how = _direct(r, lab)
     if best >= 1.0:
         return best, how
+    if best < 0.6 and (inflect := _inflected_words(r, lab)):
+        best, how = inflect, "name"  # "Filed" for the filing date: one verb, two forms
     cr = {c.key: w for c, w in lx.concepts_of(requested)}
     cl = {c.key: w for c, w in lx.concepts_of(label)}
     shared = max((min(cr[k], cl[k]) for k in cr.keys() & cl.keys()), default=0.0)
@@ -281,7 +296,8 @@ class Candidate:
     JSON key beside its display label); ``position`` its index among its siblings (a column's
     order in a text line), used to break ties between columns alike in type. A piece of a compound
     cell keeps the ``whole`` cell it was cut from; ``main_piece`` marks the text piece that carries the
-    column's label ("Title" over "Fancy Pants (1950)": "Fancy Pants").
+    column's label ("Title" over "Fancy Pants (1950)": "Fancy Pants"). ``class_label``: the label is
+    only the CSS class of the value's element, no text the page shows.
     """
 
     label: str | None
@@ -297,6 +313,8 @@ class Candidate:
     position: int | None = None
     whole: Candidate | None = field(default=None, repr=False, compare=False)
     main_piece: bool = False
+    class_label: bool = False
+    aside: bool = False  # the piece of a cell in parentheses after its text ("(Vote for 1)")
 
     @property
     def fill(self) -> float:
@@ -311,11 +329,12 @@ class Candidate:
         return out
 
     def opaque(self) -> bool:
-        """No label, or only code-like labels naming no concept ("vhc", "f3"), not words ("Deposit")."""
+        """No label, or only code-like labels naming no concept ("vhc", "f3"), not words ("Deposit").
+        A CSS class naming no concept ("itempn", "rb-cell") is a page's private name: opaque too."""
         texts = self.texts()
         if any(lx.is_known_word(t) for t, _, _ in texts):
             return False
-        return all(_code_like(t) for t, _, _ in texts)
+        return self.class_label or all(_code_like(t) for t, _, _ in texts)
 
 
 @dataclass
@@ -894,6 +913,8 @@ def _eliminate(
                 f += 0.3 * orgs[j] if _ORG_CONCEPTS & lx.concept_keys(r) else -0.3 * orgs[j]
             if fam == "category" and not (profs[j].short and (profs[j].repeats or profs[j].avg_words <= 3)):
                 ok = False  # a category repeats across records
+            if fam == "code" and profs[j].filled >= 6 and profs[j].distinct * 3 <= profs[j].filled:
+                f -= 0.3  # a few values shared by most records ("R", "D") are a category, not each one's code
             if fam in ("title", "person", "place", "text", "long") and profs[j].kind in vt.NUMERIC:
                 ok = False
             row.append(round(threshold + 0.1 * f + 0.05 * candidates[j].fill, 4) if ok else 0.0)
@@ -910,9 +931,13 @@ def _eliminate(
                 rank = order.index(j)
                 matrix[a][b] += 0.01 * (1.0 - abs(rank / max(len(cols) - 1, 1) - a / max(len(fields) - 1, 1)))
     got: dict[str, Match] = {}
-    for a, b in solve(matrix, threshold):
+    solved = solve(matrix, threshold)
+    for a, b in solved:
         j = cols[b]
-        if _tied(a, b, cols, base, candidates, profs, fam_of(fields[a])):
+        # a rival another field takes by evidence ("R" for the party beside "Ozark-2" for the district)
+        # is no rival; one it could swap with the pick as well (two equal counts) still is
+        taken = {b2 for a2, b2 in solved if a2 != a and abs(base[a2][b] - base[a2][b2]) >= 0.005}
+        if _tied(a, b, cols, base, candidates, profs, fam_of(fields[a]), taken):
             continue  # a coin toss between equals: leave the field to an honest refusal
         prof = profs[j]
         what = prof.kind + (", repeated" if prof.repeats else "")
@@ -939,6 +964,7 @@ def _tied(
     candidates: list[Candidate],
     profs: list[vt.Profile],
     fam: str | None,
+    taken: set[int] = frozenset(),  # type: ignore[assignment]
 ) -> bool:
     """True when the column picked for field ``a`` has a rival no evidence tells apart from it: another
     unlabelled column of the same value kind that fits the field as well (the same fit, so no range,
@@ -949,11 +975,17 @@ def _tied(
     for b2, j2 in enumerate(cols):
         if (
             b2 == b
+            or b2 in taken
             or not base[a][b2]
             or candidates[j2].texts()
             or candidates[j2].values == candidates[j].values
+            or (
+                candidates[j2].aside
+                and candidates[j2].whole is not None
+                and candidates[j2].whole is candidates[j].whole
+            )
         ):
-            continue  # a labelled rival, or the same column read twice, is no tie
+            continue  # a labelled rival, the same column read twice, or the pick's own aside is no tie
         if (
             profs[j2].kind == profs[j].kind
             and abs(base[a][b2] - base[a][b]) < 0.005

@@ -469,6 +469,7 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
             anchor=0.6 if "@class" in sel else 0.4,
             where="listing",
             aliases=aliases,
+            class_label=_class_named(node, label, what) and not head and not aliases,
         )
         out.append(cand)
         if what == "href":
@@ -498,6 +499,14 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
 # price before a discount, a corrected figure. It is a value of its own, never part of its container's.
 _STRUCK_TAGS = ("strike", "s", "del")
 _STRUCK = "ancestor::*[self::strike or self::s or self::del]"
+
+
+def _class_named(node: Any, label: str | None, what: str) -> bool:
+    """True when ``label`` is only a CSS class of the value's element or of one around it: no text the
+    page shows and no attribute meant as a name (``title``, ``itemprop``)."""
+    if not label or what == "prop" or any(node.get(a) == label for a in _LABEL_ATTRS):
+        return False
+    return label in classes(node) or any(label in classes(a) for a in node.iterancestors())
 
 
 def _struck(node: Any) -> bool:
@@ -928,6 +937,9 @@ _YEAR_PIECE = r"(?:1[5-9]|20)\d{2}"
 # a code: a short run of capitals and its number ("HIST 101", "CS-230", "MATH 2410H"), then a stop
 _CODE_PIECE = r"[A-Z][A-Za-z&]{0,5}[ -]?\d{1,5}[A-Za-z]?"
 _CODE_LEAD = re.compile(rf"^({_CODE_PIECE})(?:[.:]|\s+[-–—])\s+(?=\S)")
+# a short code joined to the rest by a hyphen or slash, no space ("R-Ozark-2", "D/Riverside"): a party,
+# a grade, a class letter the records share, then what follows it
+_JOINED = re.compile(r"^([A-Z]{1,3})[-/](?=\S)(.*\S)$")
 _TRAIL_YEAR = re.compile(rf"^(.*[^\W\d_].*?)\s+({_YEAR_PIECE})$")
 _WHOLE_KINDS = frozenset({"date", "datetime", "time", "money", "percent", "url", "email", "phone"})
 _DATED = re.compile(r"\b\d{1,2},\s+(?:1[5-9]|20)\d{2}\b")  # "at March 16, 2010 09:12 PM"
@@ -950,15 +962,30 @@ def quoted(values: list[Any]) -> list[str | None] | None:
     return [_grab(QUOTED, v) for v in values]
 
 
+# A value printed inside brackets in every record ("(Lower Haight)", "[Tenderloin]"): the brackets set
+# the value off from the text beside it, they are not part of it. A record shown without them reads
+# whole (the closing bracket is taken only when the opening one was: "Nob Hill (north)" stays whole).
+_BRACKETED = re.compile(r"^\s*(?:\([^()]*\S[^()]*\)|\[[^\[\]]*\S[^\[\]]*\])\s*$")
+BRACKETS = r"^\s*(?P<o>[(\[])?\s*(?P<v>.*?\S)\s*(?(o)[)\]])\s*$"
+
+
+def bracketed(values: list[Any]) -> list[str | None] | None:
+    """The values without their brackets when nine in ten filled values are wholly bracketed, else None."""
+    filled = [clean(str(v)) for v in values if v not in (None, "")]
+    if len(filled) < 2 or _share([bool(_BRACKETED.match(v)) for v in filled]) < 0.9:
+        return None
+    return [_grab(BRACKETS, v, "v") for v in values]
+
+
 def _share(flags: list[bool]) -> float:
     return sum(flags) / len(flags) if flags else 0.0
 
 
-def _grab(pattern: str, value: Any) -> str | None:
+def _grab(pattern: str, value: Any, group: int | str = 1) -> str | None:
     if value in (None, ""):
         return None
     m = re.search(pattern, str(value), re.S)
-    return clean(m.group(1)) if m and m.group(1) else None
+    return clean(m.group(group)) if m and m.group(group) else None
 
 
 def slot_pieces(values: list[Any]) -> tuple[list[tuple[str, list[str | None]]], int | None]:
@@ -980,12 +1007,20 @@ def slot_pieces(values: list[Any]) -> tuple[list[tuple[str, list[str | None]]], 
         return [], None  # a date ("March 16, 2010"), an amount: one value, whatever its commas
     if quoted(values) is not None:  # '"Pilot"': the title inside its quotation marks
         return [(QUOTED, [_grab(QUOTED, v) for v in values])], 0
+    if (inner := bracketed(values)) is not None:  # '(Lower Haight)': the place inside its brackets
+        return [(BRACKETS, inner)], 0
     if _share([bool(_CODE_LEAD.match(v)) for v in filled]) >= 0.9:
         codes = [_CODE_LEAD.match(v).group(1) for v in filled if _CODE_LEAD.match(v)]
         if len(set(codes)) >= 0.9 * len(codes):
             code = rf"^({_CODE_PIECE})(?:[.:]|\s+[-–—])\s+\S"
             rest = rf"^{_CODE_PIECE}(?:[.:]|\s+[-–—])\s+(.*?\S)\.?\s*$"
             return [(code, [_grab(code, v) for v in values]), (rest, [_grab(rest, v) for v in values])], 1
+    joined = [_JOINED.match(v) for v in filled]
+    if _share([bool(m) for m in joined]) >= 0.9:
+        codes = [m.group(1) for m in joined if m]
+        if len(set(codes)) <= max(3, len(codes) // 2):  # a code the records share ("R", "D"), not an id
+            code, rest = r"^([A-Z]{1,3})[-/](?=\S)", r"^[A-Z]{1,3}[-/](\S.*?)\s*$"
+            return [(code, [_grab(code, v) for v in values]), (rest, [_grab(rest, v) for v in values])], None
     years = [_TRAIL_YEAR.match(v) for v in filled]
     if _share([bool(m) for m in years]) >= 0.6:
         rests = [m.group(1) for m in years if m]
@@ -999,6 +1034,8 @@ def slot_pieces(values: list[Any]) -> tuple[list[tuple[str, list[str | None]]], 
         # every title ends with the listing's full stop ("Static Index Pruning Revisited."): not the title's
         return [(SENTENCE_STOP, [_grab(SENTENCE_STOP, v) for v in values])], 0
     sep = find_separator(filled)
+    if sep is None and (lead := _spaced_lead(filled)):
+        return lead, None
     if sep is not None and sep != "\t":
         s = sep_regex(sep)
     elif all(len(_COMMA.findall(v)) == len(_COMMA.findall(filled[0])) for v in filled) and _COMMA.search(
@@ -1008,14 +1045,89 @@ def slot_pieces(values: list[Any]) -> tuple[list[tuple[str, list[str | None]]], 
     else:
         return [], None
     n = len(re.split(s, filled[0]))
+    piece = f"(?:(?!{s}).)*"
+    if n >= 2 and any(len(re.split(s, v)) != n for v in filled) and (lead := _lead_and_rest(filled, s)):
+        return lead, None
     if n < 2 or n > 4 or any(len(re.split(s, v)) != n for v in filled):
         return [], None
-    piece = f"(?:(?!{s}).)*"
     out = []
     for k in range(n):
         pat = rf"^\s*(?:{piece}{s}){{{k}}}\s*((?:(?!{s}).)*?\S)\s*(?:{s}|$)"
         out.append((pat, [_grab(pat, v) for v in values]))
     return out, None
+
+
+_LEAD_MAX = 16  # characters of a short value before a separator: "1br", "$1450", "R-12"
+
+
+def _lead_and_rest(filled: list[str], s: str) -> list[tuple[str, list[str | None]]] | None:
+    """A short value and the text after it ("2br - HUGE 2BR/1BA w/ parking - cats ok"): the first
+    separator of every record ends a short value of one or two words, and the rest, which may hold the
+    separator itself, is longer in most records. None when a record has no separator or a long lead."""
+    heads = [re.split(s, v, maxsplit=1) for v in filled]
+    if any(len(h) != 2 or not h[0].strip() or not h[1].strip() for h in heads):
+        return None
+    if any(len(h[0]) > _LEAD_MAX or len(h[0].split()) > 2 for h in heads):
+        return None
+    if _share([len(h[1].split()) > len(h[0].split()) for h in heads]) < 0.8:
+        return None
+    lead = rf"^\s*((?:(?!{s}).)*?\S)\s*{s}"
+    rest = rf"^\s*(?:(?!{s}).)*?{s}\s*(.*?\S)\s*$"
+    return [(lead, [h[0].strip() for h in heads]), (rest, [h[1].strip() for h in heads])]
+
+
+def _spaced_lead(filled: list[str]) -> list[tuple[str, list[str | None]]] | None:
+    """``_lead_and_rest`` over the first spaced mark of every record ("1br - ..."), when one mark ends
+    the lead of all of them; the rest may repeat the mark any number of times."""
+    from prefect_autodata.agents.induction.textlines import sep_regex
+
+    firsts = set()
+    for v in filled:
+        m = re.search(r"(?<=\S) +([^\w\s]{1,3}) +(?=\S)", v)
+        if not m:
+            return None
+        firsts.add(m.group(1))
+    return _lead_and_rest(filled, sep_regex(firsts.pop())) if len(firsts) == 1 else None
+
+
+def _one_long(parts: list[list[str | None]]) -> int | None:
+    """The one piece of several whose values are words (two or more per value on average, twice as
+    many as any other piece's, which hold one or two): the record's text beside short values run
+    together with it ("$1450", "1br", "Sunny 1br near park")."""
+
+    def words(vals: list[str | None]) -> float:
+        got = [len(v.split()) for v in vals if v]
+        return sum(got) / len(got) if got else 0.0
+
+    w = [words(v) for v in parts]
+    best = max(range(len(w)), key=lambda k: w[k]) if w else None
+    if best is None or w[best] < 2 or any(k != best and (x > 2 or 2 * x > w[best]) for k, x in enumerate(w)):
+        return None
+    return best
+
+
+def _leaves(values: list[Any], depth: int = 2) -> tuple[list[tuple[list[str], list[str | None]]], int | None]:
+    """The pieces of a slot (``slot_pieces``), a piece cut again when it runs values together itself
+    ("$1450 / 1br - Sunny 1br near park" → "$1450", "1br", "Sunny 1br near park"): each piece as its
+    chain of patterns and its values, and the index of the piece carrying the slot's meaning."""
+    parts, main = slot_pieces(values)
+    out: list[tuple[list[str], list[str | None]]] = []
+    mains: list[int] = []
+    for k, (pat, vals) in enumerate(parts):
+        sub, sub_main = _leaves(vals, depth - 1) if depth > 1 else ([], None)
+        if k == main:
+            mains.append(len(out) + (sub_main or 0) if sub else len(out))
+        out += [([pat, *p], v) for p, v in sub] if sub else [([pat], vals)]
+    if mains:
+        return out, mains[0]
+    if len(out) > len(parts):  # pieces cut again: the one long text among short values is the name
+        return out, _one_long([v for _, v in out])
+    return out, None
+
+
+def piece_steps(pats: list[str]) -> list[dict[str, Any]]:
+    """The regex transforms reading one piece through its chain of patterns (``_leaves``)."""
+    return [{"op": "regex", "pattern": p, **({"group": "v"} if "(?P<v>" in p else {})} for p in pats]
 
 
 def with_pieces(cands: list[Candidate]) -> list[Candidate]:
@@ -1030,14 +1142,11 @@ def with_pieces(cands: list[Candidate]) -> list[Candidate]:
             continue  # (the record's whole text is no slot of its own)
         if any(t.get("op") == "regex" for t in whole.rule.get("transforms", [])):
             continue  # already a piece of its text (a label or a unit cut off)
-        parts, main = slot_pieces(whole.values)
+        parts, main = _leaves(whole.values)
         if not parts:
             continue
-        for k, (pat, vals) in enumerate(parts):
-            rule = {
-                **whole.rule,
-                "transforms": [*whole.rule.get("transforms", []), {"op": "regex", "pattern": pat}],
-            }
+        for k, (pats, vals) in enumerate(parts):
+            rule = {**whole.rule, "transforms": [*whole.rule.get("transforms", []), *piece_steps(pats)]}
             out.append(
                 Candidate(
                     label=whole.label if k == main else None,
@@ -1051,6 +1160,7 @@ def with_pieces(cands: list[Candidate]) -> list[Candidate]:
                     notes=[f"piece {k + 1} of {len(parts)} of {whole.rule.get('xpath')}"],
                     whole=whole,
                     main_piece=k == main,
+                    class_label=whole.class_label and k == main,
                 )
             )
         if main is not None:

@@ -173,6 +173,30 @@ def minutes_transforms(
     return [Transform(op="duration_minutes")], all(isinstance(r, int) for r in read)
 
 
+_ONE_PERCENT = re.compile(r"^([-+−]?)\s?(\d+(?:[.,]\d+)?)\s?%$")
+
+
+def percent_transforms(values: list[Any]) -> list[Transform] | None:
+    """Transforms reading shares shown with a percent sign ("49.25%", "+2.81 %", "-1.2%") as the number
+    of percent, or None when a filled value is not one such share (a range, a share with words)."""
+    nums = []
+    for v in values:
+        if v is None or not str(v).strip():
+            continue
+        m = _ONE_PERCENT.match(" ".join(str(v).split()))
+        if not m:
+            return None
+        nums.append(m.group(2))
+    if not nums or any("," in n for n in nums):
+        return None  # a decimal comma ("49,25 %") is read as shown
+    return [
+        Transform(op="regex", pattern=r"[-+−]?\s?\d+(?:\.\d+)?(?=\s?%)", group=0),
+        Transform(op="replace", pattern=r"[\s+]", value=""),
+        Transform(op="replace", pattern="−", value="-"),
+        Transform(op="number"),
+    ]
+
+
 def typed_rule(name: str, cand: Candidate, asked: str | None = None) -> FieldRule:
     """The FieldRule reading ``cand`` as column ``name``, typed from its sample values; ``asked`` is
     the unit the request reads the field in (``RequestField.unit``)."""
@@ -207,6 +231,10 @@ def typed_rule(name: str, cand: Candidate, asked: str | None = None) -> FieldRul
         col = "float"  # "$1,299", "€14,95", "12.99 EUR": the amount, as the number it is
         tr += money
         unit = money_unit(cand.values)
+    elif share == 1.0 and kind == "percent" and (pct := percent_transforms(cand.values)):
+        col = "float"  # "49.25%": the number of percent, the unit kept
+        tr += pct
+        unit = "%"
     elif (kind != "year" or share < 1.0) and lx.family(name) == "year" and _one_year_each(cand.values):
         tr += [Transform(op="regex", pattern=_YEAR_IN)]  # the year asked, inside "NeurIPS 2019" or a date
     if col != "string" and not _reads_all(cand.values, tr[own:]):

@@ -90,6 +90,34 @@ def _merge_forms(keyed: dict[str, tuple], pages: list[tuple[str, Any, str]]) -> 
         )
 
 
+_ROWS_AFTER = 2  # rows read after a labelled row before the next label
+
+
+def _rows_after(p: labels.Pair, recurring: set[str]) -> list[tuple[str, str, str]]:
+    """(key, xpath, value) of each cell of the rows after a labelled row whose first cell is no label
+    any sample repeats: "United States Patent | 8,042,117" over "Halvorsen, et al. | October 25,
+    2011", where the second row's "label" differs on every page because it is data. The cells are
+    read by their place after the labelled row, the only thing the pages share."""
+    from prefect_autodata.agents.induction.dom import elements, xq
+
+    head = p.label_node
+    tr = head.getparent() if head is not None else None
+    if tr is None or tr.tag != "tr":
+        return []
+    anchor = (
+        f"//tr[{'th' if head.tag == 'th' else 'td[1]'}[normalize-space()={xq(clean(head.text_content()))}]]"
+    )
+    out = []
+    for k, row in enumerate(tr.itersiblings("tr"), start=1):
+        cells = [c for c in elements(row) if c.tag in ("td", "th")]
+        if k > _ROWS_AFTER or not cells or labels.label_text(cells[0]) in recurring:
+            break
+        for ci, cell in enumerate(cells, start=1):
+            xp = f"{anchor}/following-sibling::tr[{k}]/*[self::td or self::th][{ci}]"
+            out.append((f"after:{xp}", xp, text(cell)))
+    return out
+
+
 def detail_candidates(pages: list[tuple[str, Any, str]]) -> list[Candidate]:
     """Candidates from sample detail pages ``(url, root, html)``; values are listed per page."""
     n = len(pages)
@@ -113,10 +141,27 @@ def detail_candidates(pages: list[tuple[str, Any, str]]) -> list[Candidate]:
 
     titles = [clean(r.findtext(".//title") or "") for _, r, _ in pages]
     pre, suf = _affix(titles)
+    found = [labels.pairs(root) for _, root, _ in pages]
+    seen: dict[str, int] = {}
+    for ps in found:
+        for lab in {p.label for p in ps}:
+            seen[lab] = seen.get(lab, 0) + 1
+    recurring = {lab for lab, c in seen.items() if c >= max(2, (n + 1) // 2)}
     for idx, (url, root, html) in enumerate(pages):
-        for p in labels.pairs(root):
+        for p in found[idx]:
             rule = {"xpath": p.xpath, "transforms": [*p.transforms, {"op": "collapse_whitespace"}]}
             add(p.key, p.label, rule, p.form, 0.9, idx, p.value)
+            if p.form == "row" and p.label in recurring:
+                for key, xp, v in _rows_after(p, recurring):
+                    add(
+                        key,
+                        None,
+                        {"xpath": xp, "transforms": [{"op": "collapse_whitespace"}]},
+                        "row",
+                        0.5,
+                        idx,
+                        v,
+                    )
         h1 = root.xpath("//h1")
         if h1:
             add(

@@ -51,6 +51,7 @@ class Table:
     element: Any = None
     body: list[Any] = field(default_factory=list)
     head_labels: tuple[str, ...] = ()
+    title: str | None = None  # the row of one cell across the table above its labels
 
     def cell_xpath(self, col: int) -> str:
         """Relative XPath of column ``col`` (0-based) inside one record row."""
@@ -224,11 +225,15 @@ def tables(root: Any, *, min_rows: int = 2, merge: bool = True) -> list[Table]:
         rest = [tr for tr in rows[len(head) :] if clean(tr.text_content())]
         # a title row over the table (one cell across it: "Sortable Batting - Batting Average") is
         # neither labels nor a record: the labels may be the row under it
+        titles: list[Any] = []
         while len(rest) > 3 and len(_cells(rest[0])) == 1 and _span(_cells(rest[0])[0]) > 1:
+            titles.append(rest[0])
             rest = rest[1:]
         if not bold_head and headrows.label_row(rest):  # <td> labels over typed columns (vBulletin)
             head, bold_head = [*head, rest[0]], True
-            body = [tr for tr in body if tr not in head]
+            body = [tr for tr in body if tr not in head and tr not in titles]
+        else:
+            titles = []
         again = _repeated_header(head, body)  # the header shown again every n rows of a long table
         body = [tr for tr in body if tr not in again]
         summary = None if _header_column(body) else _summary_row(body)
@@ -291,8 +296,8 @@ def tables(root: Any, *, min_rows: int = 2, merge: bool = True) -> list[Table]:
             rows_xp += _exclude(summary, body)
         if odd:
             rows_xp += "[not(*[@colspan > 1])]"  # the note row too: it spans the table
-        elif note is not None:
-            rows_xp += "[not(count(*) = 1 and *[@colspan > 1])]"
+        elif note is not None or titles:
+            rows_xp += "[not(count(*) = 1 and *[@colspan > 1])]"  # (the title rows above the labels too)
         out.append(
             Table(
                 records_xpath=rows_xp,
@@ -306,11 +311,18 @@ def tables(root: Any, *, min_rows: int = 2, merge: bool = True) -> list[Table]:
                 body=body,
                 head_labels=tuple(cell_text(c) for tr in head for c in _cells(tr)),
                 cell_xpaths=cell_xpaths,
+                title=cell_text(_cells(titles[0])[0]) if titles else None,
             )
         )
     if any(not t.chrome and t.rows >= min_rows for t in out):
         out = [t for t in out if not t.chrome]
     return _merge_split(out) if merge else out
+
+
+# The first row of a record's table that is one cell across it: the table's title.
+_TITLE_ROW = (
+    "(./ancestor::table[1]/tr | ./ancestor::table[1]/tbody/tr)[count(*) = 1 and *[@colspan > 1]][1]/*"
+)
 
 
 def _same_as_above(columns: list[list[str]]) -> list[int]:
@@ -357,11 +369,19 @@ def _merge_split(found: list[Table]) -> list[Table]:
     """
     groups: dict[tuple, list[Table]] = {}
     for t in found:
-        if t.transposed or t.header_column or t.element is None or not any(t.head_labels):
+        if t.transposed or t.header_column or t.element is None:
             continue
         # the rows' own filters (a bold header's label, a totals row's class), spacer rows aside
         tail = t.records_xpath.split(")[td]", 1)[-1].replace("[normalize-space()]", "")
-        groups.setdefault((t.head_labels, t.chrome, len(t.labels), tail), []).append(t)
+        if any(t.head_labels):
+            groups.setdefault((t.head_labels, t.chrome, len(t.labels), tail), []).append(t)
+        elif (row := _side_row(t.element)) is not None:
+            # tables without labels side by side in one layout row: one list continued in the next
+            # column ("Abernathy ... Fairweather | Gunderson ... Lindqvist")
+            groups.setdefault((("side", id(row)), t.chrome, len(t.labels), tail), []).append(t)
+    for key, ts in list(groups.items()):
+        if key[0][:1] == ("side",) and not _alike_columns(ts):
+            del groups[key]
     out = list(found)
     for (_labels, _chrome, width, tail), ts in groups.items():
         if len(ts) < 2:
@@ -375,7 +395,7 @@ def _merge_split(found: list[Table]) -> list[Table]:
                 seen.add(key)
         if repeated:
             continue
-        locate = _group_locator([t.element for t in ts])
+        locate = _group_locator([t.element for t in ts], by_labels=_labels[:1] != ("side",))
         first = ts[0]
         if any("[normalize-space()]" in t.records_xpath for t in ts):
             tail = "[normalize-space()]" + tail
@@ -384,10 +404,23 @@ def _merge_split(found: list[Table]) -> list[Table]:
             vals = [v for t in ts for v in (t.links.get(i) or [None] * t.rows)]
             if sum(1 for x in vals if x) >= max(1, len(vals) // 2):
                 links[i] = vals
+        labels = list(first.labels)
+        columns = [[v for t in ts for v in t.columns[i]] for i in range(width)]
+        cell_xpaths = first.cell_xpaths if all(t.cell_xpaths == first.cell_xpaths for t in ts) else None
+        if (
+            all(t.title for t in ts)
+            and len({t.title for t in ts}) > 1
+            and (cell_xpaths or not first.cell_xpaths)
+        ):
+            # the title of each table over its labels names what its rows belong to (the office of a
+            # contest's candidates): one more column, read from the row's own table
+            columns.append([t.title for t in ts for _ in range(t.rows)])
+            labels.append(None)
+            cell_xpaths = [*(cell_xpaths or [first.cell_xpath(k) for k in range(width)]), _TITLE_ROW]
         merged = Table(
             records_xpath=f"({locate}/tr | {locate}/tbody/tr)[td]{tail}",
-            labels=list(first.labels),
-            columns=[[v for t in ts for v in t.columns[i]] for i in range(width)],
+            labels=labels,
+            columns=columns,
             links=links,
             aliases=dict(first.aliases),
             rows=sum(t.rows for t in ts),
@@ -395,6 +428,7 @@ def _merge_split(found: list[Table]) -> list[Table]:
             element=first.element,
             body=[tr for t in ts for tr in t.body],
             head_labels=first.head_labels,
+            cell_xpaths=cell_xpaths,
         )
         at = out.index(first)
         out = [t for t in out if t not in ts]
@@ -402,15 +436,35 @@ def _merge_split(found: list[Table]) -> list[Table]:
     return out
 
 
-def _group_locator(elements_: list[Any]) -> str:
-    """An XPath selecting exactly the tables ``elements_``: by a shared class or header label, else a union."""
+def _side_row(table: Any) -> Any | None:
+    """The layout row a table sits in, one table per cell (``<tr><td><table>..</td><td><table>..``)."""
+    cell = table.getparent()
+    row = cell.getparent() if cell is not None and cell.tag in ("td", "th") else None
+    if row is None or row.tag != "tr":
+        return None
+    cells = [c for c in row if isinstance(c.tag, str) and c.tag in ("td", "th")]
+    return row if len(cells) >= 2 else None
+
+
+def _alike_columns(ts: list[Table]) -> bool:
+    """True when every column holds values of one kind in each of the tables (names, codes, words)."""
+    for i in range(len(ts[0].labels)):
+        kinds = {dominant_type([v for v in t.columns[i] if v])[0] for t in ts}
+        if len(kinds) > 1:
+            return False
+    return all(t.rows >= 2 for t in ts)
+
+
+def _group_locator(elements_: list[Any], *, by_labels: bool = True) -> str:
+    """An XPath selecting exactly the tables ``elements_``: by a shared class or header label, else a union
+    (``by_labels=False``: tables without labels, whose first row is a record, not a header)."""
     want = {id(e) for e in elements_}
     doc = elements_[0].getroottree()
     tries = []
     cls = {e.get("class") for e in elements_}
     if len(cls) == 1 and None not in cls:
         tries.append(f"//table[@class={xq(cls.pop())}]")
-    for c in _cells(next(tr for tr in elements_[0].iter("tr"))):
+    for c in _cells(next(tr for tr in elements_[0].iter("tr"))) if by_labels else []:
         lab = cell_text(c)
         if lab and len(lab) <= 40:
             tries.append(f"//table[tr/*[normalize-space()={xq(lab)}] or */tr/*[normalize-space()={xq(lab)}]]")
@@ -699,6 +753,9 @@ def _line_parts(t: Table, i: int) -> list[tuple[dict[str, Any], list[str]]]:
     return out if len(out) >= 2 else []
 
 
+_ASIDE_PIECE = r"\(([^()]{1,40})\)$"  # the aside in parentheses at a cell's end: "(Vote for 1)"
+
+
 def _text_parts(t: Table, i: int) -> list[tuple[dict[str, Any], list[str]]]:
     """(rule, values) per piece of one-line cells: a leading rank, a trailing "(...)", bar-split pieces."""
     from prefect_autodata.agents.induction.textlines import find_separator, sep_regex
@@ -731,7 +788,7 @@ def _text_parts(t: Table, i: int) -> list[tuple[dict[str, Any], list[str]]]:
     )
     pats.append(mid)
     if paren:
-        pats.append(r"\(([^()]{1,40})\)$")
+        pats.append(_ASIDE_PIECE)
     parts = [
         (
             {"xpath": t.cell_xpath(i), "transforms": [cw, {"op": "regex", "pattern": p}]},
@@ -819,7 +876,7 @@ def with_parts(t: Table, cands: list[Any]) -> list[Any]:
     pieces that are all text (the lines of an address) leave the label to the whole cell.
     """
     from prefect_autodata.agents.induction.matching import Candidate
-    from prefect_autodata.agents.induction.regions import QUOTED, quoted
+    from prefect_autodata.agents.induction.regions import QUOTED, _leaves, bracketed, piece_steps, quoted
 
     if t.transposed or t.header_column or not t.body:
         return cands
@@ -849,7 +906,21 @@ def with_parts(t: Table, cands: list[Any]) -> list[Any]:
                 whole, rule=rule, values=unq, notes=[*whole.notes, "read without its quotation marks"]
             )
             continue
-        parts = _line_parts(t, i) or _text_parts(t, i)
+        if bracketed(whole.values) is not None:  # "(R-Ozark-2)": the value inside, cut again
+            leaves, _main = _leaves(whole.values)
+            cw = {"op": "collapse_whitespace"}
+            rules = [({"xpath": t.cell_xpath(i), "transforms": [cw, *piece_steps(p)]}, v) for p, v in leaves]
+            if len(rules) == 1:
+                out[next(k for k, c in enumerate(out) if c is whole)] = dataclasses.replace(
+                    whole,
+                    rule=rules[0][0],
+                    values=rules[0][1],
+                    notes=[*whole.notes, "read inside its brackets"],
+                )
+                continue
+        lines = [] if bracketed(whole.values) is not None else _line_parts(t, i)
+        parts = rules if bracketed(whole.values) is not None else (lines or _text_parts(t, i))
+        paren = not lines and bool(parts) and parts[-1][0]["transforms"][-1].get("pattern") == _ASIDE_PIECE
         blocks = [] if parts else _block_parts(t, i)
         parts = parts or blocks
         if not parts:
@@ -885,6 +956,8 @@ def with_parts(t: Table, cands: list[Any]) -> list[Any]:
                     notes=[f"piece {k + 1} of {len(parts)} of column {i + 1}"],
                     whole=whole,
                     main_piece=k == main and not _own_element(t, i, vals),
+                    aside=paren and k == len(parts) - 1,
+                    position=i,  # the pieces stand where their column stands
                 )
             )
         if main is not None:

@@ -109,7 +109,7 @@ _MEASURES = frozenset("money integer number percent height weight length duratio
 
 def _numeric_after_units(s: str) -> str | None:
     """``"120 min"`` stays a duration; ``"2,450 kg"``, ``"35 mpg"``: a number with a unit is a decimal."""
-    m = re.fullmatch(rf"([-+]?(?:{_NUM}))\s?([A-Za-z/.%²³]{{1,8}})", s)
+    m = re.fullmatch(rf"([-+]?(?:{_NUM}))\s?([A-Za-z/.%²³]{{1,8}}|°[CFK]?)", s)  # "38°", "12 °C": degrees
     if m and not re.fullmatch(r"(?:st|nd|rd|th)", m.group(2), re.I):
         return "decimal"
     return None
@@ -395,6 +395,8 @@ def fit(fam: str | None, prof: Profile, *, own_name: bool = True) -> float:
             if kind == "text" and not prof.short:
                 return 0.0  # not what a category looks like, but no contradiction either
             return min(1.0, s + (0.4 if prof.repeats else 0.0))
+        if fam in ("place", "person") and kind == "text" and prof.digits >= 0.8:
+            return 0.0  # a number in every value ("Jun 14", "Unit 4"): no name of a place or a person
         if fam in ("title", "person") and kind in ("text", "name") and prof.repeats and prof.filled >= 6:
             if fam == "title" and not own_name:
                 return s  # "Senior Member" shown by many members: a title they hold, not their name
