@@ -10,6 +10,7 @@ first passing spec, when the attempts are used up, or when nothing new is left t
 
 from __future__ import annotations
 
+import os
 import re
 from datetime import date
 from typing import Any, Literal
@@ -198,6 +199,7 @@ FAILING_FINDINGS = (
     "header_mismatch",
     "summary_rows",
     "header_rows",
+    "number_in_text",
 )
 """Findings that fail a dry run: a requested field no rule fills (also a declared column without a
 rule), a rule that fills nothing, values that are label text (a label, a column header, another
@@ -207,8 +209,9 @@ site's navigation, records that are groups of records, a key that repeats; value
 contradict the field's name (``wrong_values``: a year of 5-digit numbers, an age of words), two fields
 reading the same values (``same_values``), a table cell under a header that does not name its field
 while another column's header does (``header_mismatch``), summary rows and repeated header rows among
-the records (``summary_rows``, ``header_rows``). Values of another type than the field's name
-implies (``type_conformity``) lower a candidate's rank but do not fail it: a name's expected type is
+the records (``summary_rows``, ``header_rows``), a field named for one number that reads it inside
+the same text in every row (``number_in_text``: "#3 of 87 hotels" as the rank). Values of another
+type than the field's name implies (``type_conformity``) lower a candidate's rank but do not fail it: a name's expected type is
 a guess ("open" is a time, or a price).
 
 A failed test is not the end of a candidate: the engineering loop ranks the dry-run candidates by
@@ -374,6 +377,7 @@ def field_findings(
     out += swapped_fields(spec, rep, requested, skip={i.field for i in out if i.kind in FAILING_FINDINGS})
     failing = {i.field for i in out if i.kind in FAILING_FINDINGS}
     out += value_findings(rules, rep.sample, requested, failing)
+    out += number_findings(rules, rep.sample, requested, failing)
     out += header_findings(pages, requested, failing)
     out += row_findings(rep.sample, requested, headers)
     out += table_findings(spec, rep)
@@ -898,6 +902,11 @@ def derive(
         sep = separate(out, merged, rep.sample, requested)
         if sep is not None:
             out, why = sep, [*why, "values holding several fields split by their units"]
+    numbers = [i.field for i in found if i.kind == "number_in_text" and i.field]
+    if numbers:
+        rn = read_numbers(out, numbers, rep.sample)
+        if rn is not None:
+            out, why = rn, [*why, "numbers read out of the text around them"]
     if any(i.kind in ("summary_rows", "header_rows") for i in found):
         pages = _listing_pages(spec, fetcher)
         headers = set().union(*(_column_headers(root) for _, root in pages)) if pages else set()
@@ -1437,3 +1446,121 @@ def exclude_rows(
             rec["xpath"] = f"({rec['xpath']})[not({' or '.join(conds)})]"
             changed = True
     return CollectorSpec.model_validate(data) if changed else None
+
+
+# ------------------------------------------------------------------------------------------ numbers inside text
+
+#: value families whose field holds one number: a value that is that number inside the same words in
+#: every row ("#3 of 87 hotels in Port Ellery" as the rank) reads the number's sentence, not the number
+_ONE_NUMBER_FAMILIES = frozenset({"integer", "number", "money", "percent", "rating"})
+_FIRST_NUMBER = re.compile(r"[+-]?\d[\d,]*(?:\.\d+)?")
+_COMMA_DECIMAL = re.compile(r"^[+-]?\d+,\d{1,2}$")
+#: a number as the scorer and the runtime read it already: a currency sign, the number, one unit word
+_PLAIN_NUMBER = re.compile(r"^[$£€¥]?\s*[+-]?\d[\d,]*(?:\.\d+)?\s*(?:%|[^\W\d_]{1,10}\.?)?$")
+#: words after which a field's name qualifies its head ("rank in the city": a rank)
+_QUALIFIER = re.compile(r"\s(?:in|of|at|on|per|for|from|among|within|by)\s")
+NUMBER_TEXT_MIN = 3  # non-empty sampled values a column needs
+NUMBER_TEXT_SHARE = 0.8  # share of them that must be the number inside one of a few templates
+
+
+def number_family(field: str) -> str | None:
+    """The one-number family (``_ONE_NUMBER_FAMILIES``) ``field``'s name implies, else None: its
+    lexicon family, else that of the head before a qualifier ("rank in the city" -> a rank's)."""
+    from prefect_autodata.agents.induction.lexicon import family
+
+    fam = family(field)
+    if fam in _ONE_NUMBER_FAMILIES:
+        return fam
+    words = " " + " ".join(field.replace("_", " ").lower().split()) + " "
+    m = _QUALIFIER.search(words)
+    if m and m.start() > 0 and family(words[: m.start()].strip()) in _ONE_NUMBER_FAMILIES:
+        return family(words[: m.start()].strip())
+    return None
+
+
+def number_in_text(field: str, values: list[Any]) -> tuple[str, str] | None:
+    """(the text around the number, an example value) when a field named for one number
+    (``number_family``) holds in most sampled rows a number inside the same few words ("#3 of 87
+    hotels in Port Ellery", "4.5 of 5 stars", "$189*", "91 pts WS"), the number differing between rows:
+    the rule reads the number's sentence. None when most values are plain numbers already (a currency
+    sign, one unit word: "1,284 reviews"), or the numbers read with a decimal comma."""
+    if number_family(field) is None:
+        return None
+    texts = [" ".join(str(v).split()) for v in values if v not in (None, "") and isinstance(v, str)]
+    if len(texts) < NUMBER_TEXT_MIN or len(texts) < 0.5 * len([v for v in values if v not in (None, "")]):
+        return None
+    plain = sum(1 for t in texts if _PLAIN_NUMBER.match(t))
+    if plain > (1 - NUMBER_TEXT_SHARE) * len(texts):
+        return None
+    groups: dict[str, list[str]] = {}  # the text before the number -> the texts after it
+    nums: list[str] = []
+    for t in texts:
+        m = _FIRST_NUMBER.search(t)
+        if m is not None:
+            groups.setdefault(t[: m.start()], []).append(t[m.end() :])
+            nums.append(m.group())
+    if not groups or len(set(nums)) < 2 or any(_COMMA_DECIMAL.match(n) for n in nums):
+        return None
+    pre, posts = max(groups.items(), key=lambda kv: len(kv[1]))
+    if len(posts) < NUMBER_TEXT_SHARE * len(texts):
+        return None
+    same = os.path.commonprefix(posts)
+    # the rows may differ after the shared text by a word without a digit ("pts WS", "pts WA"); a
+    # second number that differs is a range or a pair ("$10 - $25"), no template around one number
+    if any(re.search(r"\d", p[len(same) :]) for p in posts) or (len(set(posts)) > 1 and not same.strip()):
+        return None
+    return pre + "#" + same + ("..." if len(set(posts)) > 1 else ""), texts[0]
+
+
+def number_findings(
+    rules: dict[str, Any], sample: list[dict], requested: list[str], skip: set
+) -> list[Issue]:
+    """``number_in_text`` per requested field ``number_in_text`` finds (it fails the dry run; ``derive``
+    builds the spec whose rule reads the number alone)."""
+    out = []
+    for f in requested:
+        if f not in rules or f in skip:
+            continue
+        got = number_in_text(f, [r.get(f) for r in sample])
+        if got:
+            form, eg = got
+            out.append(
+                Issue(
+                    kind="number_in_text",
+                    source="*",
+                    field=f,
+                    message=f"field {f!r} should hold one number but reads it inside the same text in every "
+                    f"row ({form[:40]!r}, e.g. {eg[:40]!r}; rule {rule_text(rules[f])})",
+                )
+            )
+    return out
+
+
+def read_numbers(spec: CollectorSpec, fields: list[str], sample: list[dict]) -> CollectorSpec | None:
+    """The spec whose rules of ``fields`` read the first number of their text (``number_in_text``),
+    as an integer when every sampled one is whole, else a float. None when no field changed."""
+    data = spec.model_dump(mode="json", exclude_none=True)
+    retyped: dict[str, str] = {}
+    for src in data["sources"]:
+        for f in [*src.get("fields", []), *((src.get("detail") or {}).get("fields", []))]:
+            if f["name"] not in fields or f["name"] in retyped or f.get("internal"):
+                continue
+            nums = [
+                m.group()
+                for r in sample
+                if isinstance(r.get(f["name"]), str) and (m := _FIRST_NUMBER.search(r[f["name"]]))
+            ]
+            whole = all("." not in n for n in nums)
+            kept = [t for t in f.get("transforms", []) if t.get("op") in _TEXT_OPS]
+            f["transforms"] = [
+                *kept,
+                {"op": "regex", "pattern": r"([+-]?\d[\d,]*(?:\.\d+)?)", "group": 1},
+                {"op": "integer" if whole else "number"},
+            ]
+            f["type"] = "integer" if whole else "float"
+            f.pop("unit", None)
+            retyped[f["name"]] = f["type"]
+    for c in data.get("columns", []):
+        if c["name"] in retyped:
+            c["type"] = retyped[c["name"]]
+    return CollectorSpec.model_validate(data) if retyped else None

@@ -1,0 +1,126 @@
+"""The test agent catches wrong columns without the truth (issue #13 item 3, trust), S12: a field named
+for one number that reads the number inside the same text in every row ("#3 of 87 hotels in Port
+Ellery" as the rank, "4.5 of 5 stars" as the rating) fails the dry run, the test derives the spec that
+reads the number alone, and the engineering repair takes it. Plain numbers, numbers with one unit word
+and text fields stay clean. Values are drawn from a random seed."""
+
+from __future__ import annotations
+
+import random
+
+from prefect_autodata.agents import ranking
+from prefect_autodata.agents.engineering import repair
+from prefect_autodata.agents.test import (
+    FAILING_FINDINGS,
+    TestReport,
+    derive,
+    field_findings,
+    number_in_text,
+)
+from prefect_autodata.runtime.extract import extract_page, parse_document
+from prefect_autodata.runtime.runner import DryRunReport
+from prefect_autodata.runtime.spec import CollectorSpec
+
+SEED = random.randrange(1_000_000)
+RNG = random.Random(SEED)
+URL = "http://127.0.0.1:9/index.html"
+WORDS = "alpha bravo cedar delta ember fjord grove harbor island jasper kettle lumen".split()
+
+
+def _spec(fields, records="//div[@class='item']"):
+    return CollectorSpec.model_validate(
+        {
+            "name": "t",
+            "primary_key": [fields[0]["name"]],
+            "sources": [
+                {"kind": "html", "request": {"url": URL}, "records": {"xpath": records}, "fields": fields}
+            ],
+        }
+    )
+
+
+def _rep(rows):
+    return DryRunReport(
+        ok=True, rows=len(rows), requests=1, issues=[], sample=rows, fill_rates={k: 1.0 for k in rows[0]}
+    )
+
+
+def _name() -> str:
+    return " ".join(w.capitalize() for w in RNG.sample(WORDS, 2))
+
+
+def _rows(n):
+    town = _name()
+    total = RNG.randint(40, 200)
+    stars = RNG.choice([5, 10])
+    return [
+        {
+            "hotel name": f"{_name()} {k}",
+            "rank in the city": f"#{k} of {total} hotels in {town}",
+            "rating": f"{RNG.randint(2, 2 * stars) / 2} of {stars} stars",
+            "lowest price": f"${RNG.randint(60, 400)}*",
+            "points": f"{RNG.randint(80, 99)} pts {RNG.choice(['WS', 'WA', 'WE'])}",
+            "number of reviews": f"{RNG.randint(1, 3000):,} reviews",
+        }
+        for k in range(1, n + 1)
+    ]
+
+
+def _fields(rows):
+    return [{"name": k, "xpath": f"./span[{i + 1}]"} for i, k in enumerate(rows[0])]
+
+
+def test_numbers_inside_template_text_fail_and_the_plain_ones_stay_clean(seed=SEED):
+    rows = _rows(RNG.randint(6, 12))
+    found = field_findings(_spec(_fields(rows)), _rep(rows), list(rows[0]))
+    got = sorted(i.field for i in found if i.kind == "number_in_text")
+    assert got == ["lowest price", "points", "rank in the city", "rating"], (seed, found)
+    assert "number_in_text" in FAILING_FINDINGS
+
+
+def test_what_is_no_number_in_text_is_left_alone(seed=SEED):
+    n = RNG.randint(6, 12)
+    plain = [f"${RNG.randint(5, 90)}.{RNG.randint(10, 99)}" for _ in range(n)]
+    assert number_in_text("price", plain) is None, seed  # an amount as it is written
+    assert number_in_text("votes", [f"{RNG.randint(1, 9000):,} votes" for _ in range(n)]) is None, seed
+    assert (
+        number_in_text("price", [f"{RNG.randint(5, 90)},{RNG.randint(10, 99)} € *" for _ in range(n)]) is None
+    )
+    titles = [f"{_name()} {RNG.randint(1, 9)} of {RNG.randint(10, 99)}" for _ in range(n)]
+    assert number_in_text("title", titles) is None, seed  # a title is no number
+    ranges = [f"${RNG.randint(5, 40)} - ${RNG.randint(50, 90)}" for _ in range(n)]
+    assert number_in_text("price", ranges) is None, seed  # a range: the text around differs per row
+    same = [f"#{3} of 87 hotels"] * n
+    assert number_in_text("rank", same) is None, seed  # one constant: nothing varies
+
+
+def test_the_derived_spec_reads_the_numbers_and_the_repair_takes_it(seed=SEED):
+    rows = _rows(RNG.randint(6, 10))
+    spec = _spec(_fields(rows))
+    found = field_findings(spec, _rep(rows), list(rows[0]))
+    derived = derive(spec, found, _rep(rows), None, list(rows[0]))
+    assert derived, (seed, found)
+    why, new = derived[0]
+    html = "".join("<div class='item'>" + "".join(f"<span>{r[k]}</span>" for k in r) + "</div>" for r in rows)
+    src = new.sources[0]
+    got = extract_page(
+        parse_document("html", "<html><body>" + html + "</body></html>", URL), src.fields, src.records, {}
+    )
+    want_rank = list(range(1, len(rows) + 1))
+    assert [g["rank in the city"] for g in got] == want_rank, (seed, got[:2])
+    assert [g["lowest price"] for g in got] == [int(r["lowest price"][1:-1]) for r in rows], seed
+    assert [g["rating"] for g in got] == [float(r["rating"].split()[0]) for r in rows], seed
+    assert [g["hotel name"] for g in got] == [r["hotel name"] for r in rows], seed
+    report = TestReport(ok=False, rows=len(rows), requests=1, issues=found, derived=derived)
+    fixed = repair(spec, report)
+    assert fixed is not None and fixed.spec == new, seed
+
+
+def test_a_number_inside_text_costs_the_candidate_a_little(seed=SEED):
+    rows = _rows(6)
+    spec = _spec(_fields(rows))
+    found = field_findings(spec, _rep(rows), list(rows[0]))
+    bad = TestReport(ok=False, rows=6, requests=1, issues=found, fill_rates={k: 1.0 for k in rows[0]})
+    clean = TestReport(ok=True, rows=6, requests=1, issues=[], fill_rates={k: 1.0 for k in rows[0]})
+    mb, mc = ranking.measure(bad, list(rows[0])), ranking.measure(clean, list(rows[0]))
+    assert mb.honest and mc.score > mb.score, (seed, mb, mc)
