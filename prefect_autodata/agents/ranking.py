@@ -54,7 +54,7 @@ UNMET_KINDS = (
 #: four is a half-right table, never landed
 MAX_UNMET_SHARE = 0.25
 #: findings that make a field doubtful: it counts, at a cost (a name's expected type is a guess)
-FIELD_DOUBT_KINDS = ("type_conformity", "inconsistent_field")
+FIELD_DOUBT_KINDS = ("type_conformity", "inconsistent_field", "template_values", "merged_values")
 #: findings that cost a field a little: it is usable, and a candidate without the finding (the one the
 #: test derived: the number read out of its text) is the better of two that measure alike otherwise
 FIELD_COST_KINDS = ("number_in_text",)

@@ -219,6 +219,14 @@ what was measured (``agents.ranking``), so when no source has a requested field 
 without supplementary links) the best measured table is still landed as long as it reaches the
 honest bar, its missing fields shown as ``rule: null`` in ``collect --json``'s ``fields``."""
 
+FLAG_FINDINGS = ("template_values", "merged_values")
+"""Findings that flag a column without failing the dry run or costing the candidate: what a landed
+column holds is doubtful but not flatly wrong, and the field says so (``fields_report``'s ``finding``):
+a per-record measure (a rating, a percentage) that is one constant in every sampled row while the
+records differ (a widget's template text, ``template_values``), a date or number that holds another
+requested field's value of the same row inside it (``merged_values``: "by Ann Lee at March 16, 2010"
+as the date beside the author Ann Lee)."""
+
 SAMPLE_ROWS = 30
 """Rows of the dry run's sample the per-field findings look at (duplicates, label text, pages)."""
 
@@ -378,6 +386,9 @@ def field_findings(
     failing = {i.field for i in out if i.kind in FAILING_FINDINGS}
     out += value_findings(rules, rep.sample, requested, failing)
     out += number_findings(rules, rep.sample, requested, failing)
+    out += flag_findings(
+        rules, rep.sample, requested, failing | {i.field for i in out if i.kind == "number_in_text"}
+    )
     out += header_findings(pages, requested, failing)
     out += row_findings(rep.sample, requested, headers)
     out += table_findings(spec, rep)
@@ -474,13 +485,20 @@ def fields_report(spec: CollectorSpec | None, report: Any, requested: list[str])
     """``collect --json``'s ``fields``: per requested field, the rule that fills it (or None) and its fill rate."""
     rules = produced_rules(spec) if spec is not None else {}
     rates = getattr(report, "fill_rates", {}) or {}
-    return {
+    out = {
         f: {
             "rule": rule_text(rules[f]) if f in rules else None,
             "fill_rate": (rates.get(f) if f in rules else 0.0) if report is not None else None,
         }
         for f in requested
     }
+    # a landed column the test doubts says why, so a reader does not take it on trust
+    for i in getattr(report, "issues", None) or []:
+        f = getattr(i, "field", None)
+        if f in out and out[f]["rule"] and "finding" not in out[f]:
+            if i.kind in FAILING_FINDINGS or i.kind in FLAG_FINDINGS:
+                out[f]["finding"] = f"{i.kind}: {i.message}"[:200]
+    return out
 
 
 def tried_summary(tested: list[tuple[CollectorSpec, Any]], requested: list[str]) -> str:
@@ -1564,3 +1582,96 @@ def read_numbers(spec: CollectorSpec, fields: list[str], sample: list[dict]) -> 
         if c["name"] in retyped:
             c["type"] = retyped[c["name"]]
     return CollectorSpec.model_validate(data) if retyped else None
+
+
+# ------------------------------------------------------------------------------------------ doubtful columns
+
+#: value families of a measure of each record: one constant over many records is no record's value
+_MEASURE_FAMILIES = frozenset({"rating", "percent"})
+#: value families whose values hold no other field's words: a date, a time, a number
+_NON_TEXT_FAMILIES = frozenset({"date", "time", "year", *_NUMERIC_FAMILIES, "rating"})
+TEMPLATE_MIN_ROWS = 6  # sampled rows a constant must fill before it reads as template text
+MERGED_MIN_CHARS = 3  # another field's value must be this long to count as held inside
+
+
+def template_values(field: str, values: list[Any], sample: list[dict], requested: list[str]) -> str | None:
+    """Why ``field`` reads template text, or None: a per-record measure (``_MEASURE_FAMILIES``) that
+    is one constant in every one of at least ``TEMPLATE_MIN_ROWS`` sampled rows while another
+    requested field differs between them (a star widget's "12345678910" as each film's rating)."""
+    from prefect_autodata.agents.induction.lexicon import family
+
+    texts = [" ".join(str(v).split()) for v in values if v not in (None, "")]
+    if len(texts) < TEMPLATE_MIN_ROWS or len(set(texts)) != 1 or family(field) not in _MEASURE_FAMILIES:
+        return None
+    varied = [
+        g
+        for g in requested
+        if g != field and len({str(r.get(g)) for r in sample if r.get(g) not in (None, "")}) > 1
+    ]
+    if not varied:
+        return None
+    return f"{texts[0][:30]!r} in all {len(texts)} sampled rows while {varied[0]!r} differs"
+
+
+def merged_values(field: str, sample: list[dict], requested: list[str]) -> str | None:
+    """The other requested field whose value of the same row ``field``'s value holds inside it, in most
+    sampled rows, when ``field`` is named for a date, a time or a number (``_NON_TEXT_FAMILIES``)
+    and the other's value has words: "by Ann Lee at March 16, 2010" as the date beside the author Ann
+    Lee. A text field holding another (an address and its town) is left alone."""
+    from prefect_autodata.agents.induction.lexicon import family
+
+    if family(field) not in _NON_TEXT_FAMILIES:
+        return None
+    rows = [r for r in sample if r.get(field) not in (None, "")]
+    if len(rows) < WRONG_VALUES_MIN:
+        return None
+    for g in requested:
+        if g == field:
+            continue
+        hits = 0
+        for r in rows:
+            mine, other = " ".join(str(r[field]).split()), " ".join(str(r.get(g) or "").split())
+            if (
+                len(other) >= MERGED_MIN_CHARS
+                and re.search(r"[^\W\d_]", other)
+                and len(mine) > len(other)
+                and other.lower() in mine.lower()
+            ):
+                hits += 1
+        if hits >= WRONG_VALUES_SHARE * len(rows):
+            return g
+    return None
+
+
+def flag_findings(rules: dict[str, Any], sample: list[dict], requested: list[str], skip: set) -> list[Issue]:
+    """``template_values`` and ``merged_values`` (``FLAG_FINDINGS``) per requested field."""
+    out = []
+    for f in requested:
+        if f not in rules or f in skip:
+            continue
+        vals = [r.get(f) for r in sample]
+        why = template_values(f, vals, sample, requested)
+        if why:
+            out.append(
+                Issue(
+                    kind="template_values",
+                    source="*",
+                    field=f,
+                    message=f"field {f!r} reads one text of the page's template, not each record's value "
+                    f"({why}; rule {rule_text(rules[f])})",
+                )
+            )
+            continue
+        other = merged_values(f, sample, requested)
+        if other:
+            eg = next(str(r[f]) for r in sample if r.get(f) not in (None, ""))
+            out.append(
+                Issue(
+                    kind="merged_values",
+                    source="*",
+                    field=f,
+                    message=f"field {f!r} holds {other!r}'s value of the same row inside its own "
+                    f"(e.g. {eg[:40]!r}; rule {rule_text(rules[f])})",
+                )
+            )
+    return out

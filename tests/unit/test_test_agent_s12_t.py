@@ -12,9 +12,11 @@ from prefect_autodata.agents import ranking
 from prefect_autodata.agents.engineering import repair
 from prefect_autodata.agents.test import (
     FAILING_FINDINGS,
+    FLAG_FINDINGS,
     TestReport,
     derive,
     field_findings,
+    fields_report,
     number_in_text,
 )
 from prefect_autodata.runtime.extract import extract_page, parse_document
@@ -124,3 +126,44 @@ def test_a_number_inside_text_costs_the_candidate_a_little(seed=SEED):
     clean = TestReport(ok=True, rows=6, requests=1, issues=[], fill_rates={k: 1.0 for k in rows[0]})
     mb, mc = ranking.measure(bad, list(rows[0])), ranking.measure(clean, list(rows[0]))
     assert mb.honest and mc.score > mb.score, (seed, mb, mc)
+
+
+# ------------------------------------------------------------------------------------------ doubtful columns
+
+
+def test_a_measure_constant_over_the_records_is_flagged_not_failed(seed=SEED):
+    n = RNG.randint(6, 12)
+    widget = "".join(str(k) for k in range(1, RNG.choice([6, 11])))  # a star widget's labels
+    rows = [{"title": f"{_name()} {k}", "year": 1950 + k, "rating": widget} for k in range(n)]
+    fields = [{"name": k, "xpath": f"./td[{i + 1}]"} for i, k in enumerate(rows[0])]
+    spec = _spec(fields, records="//tr[td]")
+    found = field_findings(spec, _rep(rows), list(rows[0]))
+    assert [i.field for i in found if i.kind == "template_values"] == ["rating"], (seed, found)
+    assert "template_values" in FLAG_FINDINGS and "template_values" not in FAILING_FINDINGS
+    report = TestReport(ok=True, rows=n, requests=1, issues=found, fill_rates={k: 1.0 for k in rows[0]})
+    info = fields_report(spec, report, list(rows[0]))
+    assert info["rating"]["finding"].startswith("template_values"), (seed, info)
+    assert "finding" not in info["title"] and "finding" not in info["year"], (seed, info)
+    # a rating that differs per record, or a text field that is one constant (a venue), is no template
+    rows2 = [{**r, "rating": round(RNG.uniform(1, 10), 1), "venue": "Main Hall"} for r in rows]
+    rows2[0]["rating"], rows2[1]["rating"] = 3.5, 7.5
+    fields2 = [{"name": k, "xpath": f"./td[{i + 1}]"} for i, k in enumerate(rows2[0])]
+    found2 = field_findings(_spec(fields2, records="//tr[td]"), _rep(rows2), list(rows2[0]))
+    assert not [i for i in found2 if i.kind == "template_values"], (seed, found2)
+
+
+def test_a_date_holding_another_fields_value_is_flagged(seed=SEED):
+    n = RNG.randint(5, 10)
+    people = [f"{_name()} {k}" for k in range(n)]
+    rows = [
+        {"author": p, "post title": f"{_name()} notes {k}", "date": f"by {p} at March {k + 1}, 2010 09:12 PM"}
+        for k, p in enumerate(people)
+    ]
+    fields = [{"name": k, "xpath": f"./td[{i + 1}]"} for i, k in enumerate(rows[0])]
+    found = field_findings(_spec(fields, records="//tr[td]"), _rep(rows), list(rows[0]))
+    assert [i.field for i in found if i.kind == "merged_values"] == ["date"], (seed, found)
+    # a text field holding another (an address and its town) is left alone
+    rows2 = [{"venue": _name(), "town": t, "address": f"{k + 10} Elm St, {t}"} for k, t in enumerate(people)]
+    fields2 = [{"name": k, "xpath": f"./td[{i + 1}]"} for i, k in enumerate(rows2[0])]
+    found2 = field_findings(_spec(fields2, records="//tr[td]"), _rep(rows2), list(rows2[0]))
+    assert not [i for i in found2 if i.kind == "merged_values"], (seed, found2)
