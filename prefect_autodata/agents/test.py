@@ -383,6 +383,7 @@ def field_findings(
                     )
                 )
     out += swapped_fields(spec, rep, requested, skip={i.field for i in out if i.kind in FAILING_FINDINGS})
+    out += unit_swaps(spec, rep, requested, skip={i.field for i in out if i.kind in FAILING_FINDINGS})
     failing = {i.field for i in out if i.kind in FAILING_FINDINGS}
     out += value_findings(rules, rep.sample, requested, failing)
     out += number_findings(rules, rep.sample, requested, failing)
@@ -1041,6 +1042,59 @@ def swapped_fields(
     return out
 
 
+UNIT_NAMES_OTHER = 0.5  # a unit word names another field this well (name_score) ...
+UNIT_NAMES_OWN = 0.3  # ... and its own field at most this well
+
+
+def unit_swaps(
+    spec: CollectorSpec, rep: DryRunReport, requested: list[str], *, skip: set = frozenset()
+) -> list[Issue]:
+    """Two requested fields of which one holds one number written with a unit word that names the
+    other ("+$9.95 shipping" read as the current price beside a shipping cost) while the other holds
+    bare numbers: each rule reads the other's slot. Both fields are reported as ``swapped_fields``
+    (``derive`` exchanges their rules)."""
+    from prefect_autodata.agents.induction.matching import name_score
+    from prefect_autodata.agents.induction.values import units
+
+    rules = produced_rules(spec)
+    texts: dict[str, list[str]] = {}
+    for f in requested:
+        if f in rules and f not in skip:
+            vals = [" ".join(str(r.get(f)).split()) for r in rep.sample if r.get(f) not in (None, "")]
+            if len(vals) >= WRONG_VALUES_MIN:
+                texts[f] = vals
+    out: list[Issue] = []
+    done: set[str] = set()
+    for f, vals in texts.items():
+        one = sum(1 for t in vals if len(_NUMBER.findall(t)) == 1)
+        if f in done or one < WRONG_VALUES_SHARE * len(vals):
+            continue
+        for u in sorted(units(vals)):
+            if name_score(f, u) > UNIT_NAMES_OWN:
+                continue
+            for g, other in texts.items():
+                if g == f or g in done or name_score(g, u) < UNIT_NAMES_OTHER:
+                    continue
+                bare = sum(1 for t in other if _number(t.lstrip("$€£¥")) is not None)
+                if bare < WRONG_VALUES_SHARE * len(other):
+                    continue
+                done |= {f, g}
+                for a, b in ((f, g), (g, f)):
+                    out.append(
+                        Issue(
+                            kind="swapped_fields",
+                            source="*",
+                            field=a,
+                            message=f"field {f!r} holds numbers written as {u!r} (e.g. {vals[0][:30]!r}), which "
+                            f"names {g!r}, while {g!r} holds bare numbers: {a!r} reads {b!r}'s slot",
+                        )
+                    )
+                break
+            if f in done:
+                break
+    return out
+
+
 def _outside(rule: Any) -> bool:
     """Whether a rule reads beside its record (an ancestor's or a preceding heading), not inside it."""
     expr = str(getattr(rule, "xpath", None) or "")
@@ -1063,6 +1117,14 @@ def swap(spec: CollectorSpec, pairs: list[tuple[str, str]]) -> CollectorSpec | N
             where[b].clear()
             where[b].update({**ra, "name": b})
             changed = True
+            # a declared column's type goes with the rule that fills it
+            cols = {c["name"]: c for c in data.get("columns", [])}
+            if a in cols and b in cols:
+                ta, tb = cols[a].get("type"), cols[b].get("type")
+                for c, t in ((cols[a], tb), (cols[b], ta)):
+                    c.pop("type", None)
+                    if t is not None:
+                        c["type"] = t
     return CollectorSpec.model_validate(data) if changed else None
 
 

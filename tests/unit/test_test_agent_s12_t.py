@@ -167,3 +167,46 @@ def test_a_date_holding_another_fields_value_is_flagged(seed=SEED):
     fields2 = [{"name": k, "xpath": f"./td[{i + 1}]"} for i, k in enumerate(rows2[0])]
     found2 = field_findings(_spec(fields2, records="//tr[td]"), _rep(rows2), list(rows2[0]))
     assert not [i for i in found2 if i.kind == "merged_values"], (seed, found2)
+
+
+def test_a_unit_word_naming_another_field_swaps_the_rules(seed=SEED):
+    n = RNG.randint(5, 10)
+    rows = [
+        {
+            "item": f"{_name()} camera {k}",
+            "current price": f"+${RNG.randint(5, 30)}.{RNG.choice([0, 50, 95]):02d} shipping",
+            "shipping cost": float(RNG.randint(20, 900)),
+        }
+        for k in range(n)
+    ]
+    fields = [
+        {"name": "item", "xpath": "./td[1]"},
+        {"name": "current price", "xpath": "./td[2]"},
+        {"name": "shipping cost", "xpath": "./td[3]", "type": "float", "transforms": [{"op": "number"}]},
+    ]
+    data = {
+        "name": "t",
+        "primary_key": ["item"],
+        "columns": [{"name": "item"}, {"name": "current price"}, {"name": "shipping cost", "type": "float"}],
+        "sources": [
+            {"kind": "html", "request": {"url": URL}, "records": {"xpath": "//tr[td]"}, "fields": fields}
+        ],
+    }
+    spec = CollectorSpec.model_validate(data)
+    found = field_findings(spec, _rep(rows), list(rows[0]))
+    assert sorted(i.field for i in found if i.kind == "swapped_fields") == [
+        "current price",
+        "shipping cost",
+    ], (
+        seed,
+        found,
+    )
+    (_, new), *_ = derive(spec, found, _rep(rows), None, list(rows[0]))
+    rules = {f.name: f for f in new.sources[0].fields}
+    assert rules["shipping cost"].xpath == "./td[2]" and rules["current price"].xpath == "./td[3]", seed
+    types = {c.name: c.type for c in new.columns}
+    assert types["current price"] == "float" and types["shipping cost"] in (None, "string"), (seed, types)
+    # a price written with its own unit word, beside bare numbers, is no swap
+    own = [{**r, "current price": f"{RNG.randint(5, 30)} dollars"} for r in rows]
+    found2 = field_findings(spec, _rep(own), list(rows[0]))
+    assert not [i for i in found2 if i.kind == "swapped_fields"], (seed, found2)
