@@ -57,7 +57,7 @@ MAX_UNMET_SHARE = 0.25
 FIELD_DOUBT_KINDS = ("type_conformity", "inconsistent_field", "template_values", "merged_values")
 #: findings that cost a field a little: it is usable, and a candidate without the finding (the one the
 #: test derived: the number read out of its text) is the better of two that measure alike otherwise
-FIELD_COST_KINDS = ("number_in_text",)
+FIELD_COST_KINDS = ("number_in_text", "footnote_marks")
 FIELD_COST = 0.25
 #: findings that make the whole table untrustworthy (records that are groups of records included: each
 #: row mixes the first members of a list, and the page's other records are never read)
@@ -175,7 +175,7 @@ def measure(
     if doubt:
         why += "; type doubtful: " + ", ".join(doubt)
     if costly:
-        why += "; number inside text: " + ", ".join(costly)
+        why += "; values to clean: " + ", ".join(costly)
     if unmet:
         why += "; requested but not landed right: " + ", ".join(unmet)
         why += " (too many to land)" if too_many else ""

@@ -200,6 +200,7 @@ FAILING_FINDINGS = (
     "summary_rows",
     "header_rows",
     "number_in_text",
+    "footnote_marks",
 )
 """Findings that fail a dry run: a requested field no rule fills (also a declared column without a
 rule), a rule that fills nothing, values that are label text (a label, a column header, another
@@ -210,7 +211,8 @@ contradict the field's name (``wrong_values``: a year of 5-digit numbers, an age
 reading the same values (``same_values``), a table cell under a header that does not name its field
 while another column's header does (``header_mismatch``), summary rows and repeated header rows among
 the records (``summary_rows``, ``header_rows``), a field named for one number that reads it inside
-the same text in every row (``number_in_text``: "#3 of 87 hotels" as the rank). Values of another
+the same text in every row (``number_in_text``: "#3 of 87 hotels" as the rank), values carrying a
+page's reference marks (``footnote_marks``: "Meridian Tower[2]"). Values of another
 type than the field's name implies (``type_conformity``) lower a candidate's rank but do not fail it: a name's expected type is
 a guess ("open" is a time, or a price).
 
@@ -387,6 +389,7 @@ def field_findings(
     failing = {i.field for i in out if i.kind in FAILING_FINDINGS}
     out += value_findings(rules, rep.sample, requested, failing)
     out += number_findings(rules, rep.sample, requested, failing)
+    out += footnote_findings(rules, rep.sample, requested, failing)
     out += flag_findings(
         rules, rep.sample, requested, failing | {i.field for i in out if i.kind == "number_in_text"}
     )
@@ -921,6 +924,11 @@ def derive(
         sep = separate(out, merged, rep.sample, requested)
         if sep is not None:
             out, why = sep, [*why, "values holding several fields split by their units"]
+    marks = [i.field for i in found if i.kind == "footnote_marks" and i.field]
+    if marks:
+        dn = drop_footnotes(out, marks)
+        if dn is not None:
+            out, why = dn, [*why, "reference marks removed from the values"]
     numbers = [i.field for i in found if i.kind == "number_in_text" and i.field]
     if numbers:
         rn = read_numbers(out, numbers, rep.sample)
@@ -1737,3 +1745,55 @@ def flag_findings(rules: dict[str, Any], sample: list[dict], requested: list[str
                 )
             )
     return out
+
+
+# ------------------------------------------------------------------------------------------ footnote marks
+
+#: a reference mark written after a value ("Meridian Tower[2]", "7.41[11]", "[a]", "[note 3]",
+#: "[citation needed]"): the page's citation, no part of the value
+_FOOTNOTE = re.compile(r"\[(?:\d{1,3}|[a-z]|(?:note|nb|n) ?\d{1,3}|citation needed)\]", re.I)
+_FOOTNOTE_RULE = r"\s*\[(?:\d{1,3}|[a-zA-Z]|(?:[Nn]ote|NB|nb|n) ?\d{1,3}|[Cc]itation needed)\]"
+FOOTNOTE_MIN = 2  # values of the sample that must carry a mark
+
+
+def footnote_findings(
+    rules: dict[str, Any], sample: list[dict], requested: list[str], skip: set
+) -> list[Issue]:
+    """``footnote_marks``: a requested field of which at least ``FOOTNOTE_MIN`` sampled values end a
+    word with a reference mark ("Meridian Tower[2]"): the rule reads the cell's citation with its
+    value (it fails the dry run; ``derive`` builds the spec that removes the marks)."""
+    out = []
+    for f in requested:
+        if f not in rules or f in skip:
+            continue
+        texts = [" ".join(str(r.get(f)).split()) for r in sample if isinstance(r.get(f), str)]
+        marked = [t for t in texts if _FOOTNOTE.search(t) and _FOOTNOTE.sub("", t).strip()]
+        if len(marked) >= FOOTNOTE_MIN:
+            out.append(
+                Issue(
+                    kind="footnote_marks",
+                    source="*",
+                    field=f,
+                    message=f"field {f!r} reads reference marks with its values ({len(marked)} of {len(texts)}, "
+                    f"e.g. {marked[0][:40]!r}; rule {rule_text(rules[f])})",
+                )
+            )
+    return out
+
+
+def drop_footnotes(spec: CollectorSpec, fields: list[str]) -> CollectorSpec | None:
+    """The spec whose rules of ``fields`` remove reference marks first (``footnote_marks``)."""
+    data = spec.model_dump(mode="json", exclude_none=True)
+    changed = False
+    for src in data["sources"]:
+        for f in [*src.get("fields", []), *((src.get("detail") or {}).get("fields", []))]:
+            if f["name"] in fields and not f.get("internal"):
+                ts = f.get("transforms", [])
+                k = next((i for i, t in enumerate(ts) if t.get("op") not in _TEXT_OPS), len(ts))
+                f["transforms"] = [
+                    *ts[:k],
+                    {"op": "replace", "pattern": _FOOTNOTE_RULE, "value": ""},
+                    *ts[k:],
+                ]
+                changed = True
+    return CollectorSpec.model_validate(data) if changed else None

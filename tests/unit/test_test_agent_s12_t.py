@@ -210,3 +210,33 @@ def test_a_unit_word_naming_another_field_swaps_the_rules(seed=SEED):
     own = [{**r, "current price": f"{RNG.randint(5, 30)} dollars"} for r in rows]
     found2 = field_findings(spec, _rep(own), list(rows[0]))
     assert not [i for i in found2 if i.kind == "swapped_fields"], (seed, found2)
+
+
+def test_reference_marks_are_removed_from_the_values(seed=SEED):
+    n = RNG.randint(6, 10)
+    marked = set(RNG.sample(range(n), RNG.randint(2, 4)))
+    names = [f"{_name()} Tower {k}" for k in range(n)]
+    rows = [
+        {"name": nm + (f"[{RNG.randint(1, 40)}]" if k in marked else ""), "floors": RNG.randint(40, 99)}
+        for k, nm in enumerate(names)
+    ]
+    spec = _spec([{"name": "name", "xpath": "./td[1]"}, {"name": "floors", "xpath": "./td[2]"}], "//tr[td]")
+    found = field_findings(spec, _rep(rows), ["name", "floors"])
+    assert [i.field for i in found if i.kind == "footnote_marks"] == ["name"], (seed, found)
+    assert "footnote_marks" in FAILING_FINDINGS
+    (_, new), *_ = derive(spec, found, _rep(rows), None, ["name", "floors"])
+    html = "".join(f"<tr><td>{r['name']}</td><td>{r['floors']}</td></tr>" for r in rows)
+    src = new.sources[0]
+    got = extract_page(
+        parse_document("html", f"<html><body><table>{html}</table></body></html>", URL),
+        src.fields,
+        src.records,
+        {},
+    )
+    assert [g["name"] for g in got] == names, (seed, got)
+    # one mark alone, or brackets that are the value's own ("Array[T]"), are left alone
+    one = [{**r, "name": nm} for r, nm in zip(rows, names, strict=True)]
+    one[0]["name"] += "[3]"
+    assert not [i for i in field_findings(spec, _rep(one), ["name"]) if i.kind == "footnote_marks"], seed
+    own = [{**r, "name": f"List[{_name()}]"} for r in rows]
+    assert not [i for i in field_findings(spec, _rep(own), ["name"]) if i.kind == "footnote_marks"], seed
