@@ -1751,8 +1751,8 @@ def flag_findings(rules: dict[str, Any], sample: list[dict], requested: list[str
 
 #: a reference mark written after a value ("Meridian Tower[2]", "7.41[11]", "[a]", "[note 3]",
 #: "[citation needed]"): the page's citation, no part of the value
-_FOOTNOTE = re.compile(r"\[(?:\d{1,3}|[a-z]|(?:note|nb|n) ?\d{1,3}|citation needed)\]", re.I)
-_FOOTNOTE_RULE = r"\s*\[(?:\d{1,3}|[a-zA-Z]|(?:[Nn]ote|NB|nb|n) ?\d{1,3}|[Cc]itation needed)\]"
+_FOOTNOTE_RULE = r"\s*\[(?:\d{1,3}|[a-z]|(?:[Nn]ote|NB|nb|n) ?\d{1,3}|[Cc]itation needed)\]"
+_FOOTNOTE = re.compile(_FOOTNOTE_RULE)
 FOOTNOTE_MIN = 2  # values of the sample that must carry a mark
 
 

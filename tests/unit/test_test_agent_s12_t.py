@@ -238,5 +238,5 @@ def test_reference_marks_are_removed_from_the_values(seed=SEED):
     one = [{**r, "name": nm} for r, nm in zip(rows, names, strict=True)]
     one[0]["name"] += "[3]"
     assert not [i for i in field_findings(spec, _rep(one), ["name"]) if i.kind == "footnote_marks"], seed
-    own = [{**r, "name": f"List[{_name()}]"} for r in rows]
+    own = [{**r, "name": f"List[{_name()}] of {RNG.choice('TKV')}[{RNG.choice('TKV')}]"} for r in rows]
     assert not [i for i in field_findings(spec, _rep(own), ["name"]) if i.kind == "footnote_marks"], seed
