@@ -1572,6 +1572,8 @@ def number_in_text(field: str, values: list[Any]) -> tuple[str, str] | None:
     hotels in Port Ellery", "4.5 of 5 stars", "$189*", "91 pts WS"), the number differing between rows:
     the rule reads the number's sentence. None when most values are plain numbers already (a currency
     sign, one unit word: "1,284 reviews"), or the numbers read with a decimal comma."""
+    from prefect_autodata.agents.induction.matching import name_score
+
     if number_family(field) is None:
         return None
     texts = [" ".join(str(v).split()) for v in values if v not in (None, "") and isinstance(v, str)]
@@ -1592,6 +1594,9 @@ def number_in_text(field: str, values: list[Any]) -> tuple[str, str] | None:
     pre, posts = max(groups.items(), key=lambda kv: len(kv[1]))
     if len(posts) < NUMBER_TEXT_SHARE * len(texts):
         return None
+    label = pre.strip(" :：#$€£¥+-")
+    if re.search(r"[^\W\d_]", label) and name_score(field, label) < 0.8:
+        return None  # "num ratings 12,408" as the average rating: a label before it names another number
     same = os.path.commonprefix(posts)
     # the rows may differ after the shared text by a word without a digit ("pts WS", "pts WA"); a
     # second number that differs is a range or a pair ("$10 - $25"), no template around one number

@@ -92,6 +92,9 @@ def test_what_is_no_number_in_text_is_left_alone(seed=SEED):
     assert number_in_text("title", titles) is None, seed  # a title is no number
     ranges = [f"${RNG.randint(5, 40)} - ${RNG.randint(50, 90)}" for _ in range(n)]
     assert number_in_text("price", ranges) is None, seed  # a range: the text around differs per row
+    other = [f"num ratings{RNG.randint(100, 90000):,}" for _ in range(n)]
+    assert number_in_text("average rating", other) is None, seed  # a label naming another number
+    assert number_in_text("rank", [f"Rank: #{k + 1}" for k in range(n)]), seed  # its own label
     same = [f"#{3} of 87 hotels"] * n
     assert number_in_text("rank", same) is None, seed  # one constant: nothing varies
 
