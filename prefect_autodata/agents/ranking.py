@@ -57,7 +57,7 @@ MAX_UNMET_SHARE = 0.25
 FIELD_DOUBT_KINDS = ("type_conformity", "inconsistent_field", "template_values", "merged_values")
 #: findings that cost a field a little: it is usable, and a candidate without the finding (the one the
 #: test derived: the number read out of its text) is the better of two that measure alike otherwise
-FIELD_COST_KINDS = ("number_in_text", "footnote_marks")
+FIELD_COST_KINDS = ("number_in_text", "footnote_marks", "date_text")
 FIELD_COST = 0.25
 #: findings that make the whole table untrustworthy (records that are groups of records included: each
 #: row mixes the first members of a list, and the page's other records are never read)

@@ -201,6 +201,7 @@ FAILING_FINDINGS = (
     "header_rows",
     "number_in_text",
     "footnote_marks",
+    "date_text",
 )
 """Findings that fail a dry run: a requested field no rule fills (also a declared column without a
 rule), a rule that fills nothing, values that are label text (a label, a column header, another
@@ -212,7 +213,8 @@ reading the same values (``same_values``), a table cell under a header that does
 while another column's header does (``header_mismatch``), summary rows and repeated header rows among
 the records (``summary_rows``, ``header_rows``), a field named for one number that reads it inside
 the same text in every row (``number_in_text``: "#3 of 87 hotels" as the rank), values carrying a
-page's reference marks (``footnote_marks``: "Meridian Tower[2]"). Values of another
+page's reference marks (``footnote_marks``: "Meridian Tower[2]"), a date written as text that no
+rule parses (``date_text``: "Tuesday, June 21, 2011"). Values of another
 type than the field's name implies (``type_conformity``) lower a candidate's rank but do not fail it: a name's expected type is
 a guess ("open" is a time, or a price).
 
@@ -390,6 +392,7 @@ def field_findings(
     out += value_findings(rules, rep.sample, requested, failing)
     out += number_findings(rules, rep.sample, requested, failing)
     out += footnote_findings(rules, rep.sample, requested, failing)
+    out += date_findings(rules, rep.sample, requested, failing)
     out += flag_findings(
         rules, rep.sample, requested, failing | {i.field for i in out if i.kind == "number_in_text"}
     )
@@ -929,6 +932,11 @@ def derive(
         dn = drop_footnotes(out, marks)
         if dn is not None:
             out, why = dn, [*why, "reference marks removed from the values"]
+    dates = [i.field for i in found if i.kind == "date_text" and i.field]
+    if dates:
+        rd = read_dates(out, dates)
+        if rd is not None:
+            out, why = rd, [*why, "dates written as text parsed"]
     numbers = [i.field for i in found if i.kind == "number_in_text" and i.field]
     if numbers:
         rn = read_numbers(out, numbers, rep.sample)
@@ -1802,3 +1810,74 @@ def drop_footnotes(spec: CollectorSpec, fields: list[str]) -> CollectorSpec | No
                 ]
                 changed = True
     return CollectorSpec.model_validate(data) if changed else None
+
+
+# ------------------------------------------------------------------------------------------ dates as text
+
+_TIME_OF_DAY = re.compile(r"\d:\d\d|\d\s*[ap]\.?m\b", re.I)
+_ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def date_text(field: str, values: list[Any], rule: Any = None) -> str | None:
+    """An example when a field named for a date (lexicon family ``date``) holds every sampled value as
+    text that names its month in words and its year in four digits, without a time of day ("Tuesday,
+    June 21, 2011"), and its rule parses no date: the value is a date written for people, and reads as
+    one (``read_dates``). A date without its year ("Nov 21", "Saturday, April 9th") is left as it is."""
+    from prefect_autodata.agents.induction.lexicon import MONTHS, family
+    from prefect_autodata.runtime.extract import _parse_date
+
+    if family(field) != "date" or any(
+        t.op in ("parse_date", "parse_timestamp") for t in getattr(rule, "transforms", None) or []
+    ):
+        return None
+    texts = [" ".join(str(v).split()) for v in values if v not in (None, "")]
+    if len(texts) < WRONG_VALUES_MIN or not all(isinstance(v, str) for v in values if v not in (None, "")):
+        return None
+    for t in texts:
+        words = {w.lower().rstrip(".") for w in re.findall(r"[^\W\d_]+\.?", t)}
+        if _ISO_DAY.match(t) or not words & set(MONTHS) or not _YEAR.search(t) or _TIME_OF_DAY.search(t):
+            return None
+        try:
+            day = _parse_date(t, None)
+        except Exception:
+            return None
+        if str(day.year) not in t:
+            return None
+    return texts[0]
+
+
+def date_findings(rules: dict[str, Any], sample: list[dict], requested: list[str], skip: set) -> list[Issue]:
+    """``date_text`` per requested field ``date_text`` finds (it fails the dry run; ``derive`` builds the
+    spec whose rule parses the date)."""
+    out = []
+    for f in requested:
+        if f not in rules or f in skip:
+            continue
+        eg = date_text(f, [r.get(f) for r in sample], rules[f])
+        if eg:
+            out.append(
+                Issue(
+                    kind="date_text",
+                    source="*",
+                    field=f,
+                    message=f"field {f!r} should hold dates but reads them as text (e.g. {eg[:40]!r}; rule "
+                    f"{rule_text(rules[f])})",
+                )
+            )
+    return out
+
+
+def read_dates(spec: CollectorSpec, fields: list[str]) -> CollectorSpec | None:
+    """The spec whose rules of ``fields`` parse their text as a date (``date_text``), typed ``date``."""
+    data = spec.model_dump(mode="json", exclude_none=True)
+    retyped: set[str] = set()
+    for src in data["sources"]:
+        for f in [*src.get("fields", []), *((src.get("detail") or {}).get("fields", []))]:
+            if f["name"] in fields and not f.get("internal"):
+                f["transforms"] = [*f.get("transforms", []), {"op": "parse_date"}]
+                f["type"] = "date"
+                retyped.add(f["name"])
+    for c in data.get("columns", []):
+        if c["name"] in retyped:
+            c["type"] = "date"
+    return CollectorSpec.model_validate(data) if retyped else None

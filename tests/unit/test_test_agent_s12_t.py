@@ -243,3 +243,35 @@ def test_reference_marks_are_removed_from_the_values(seed=SEED):
     assert not [i for i in field_findings(spec, _rep(one), ["name"]) if i.kind == "footnote_marks"], seed
     own = [{**r, "name": f"List[{_name()}] of {RNG.choice('TKV')}[{RNG.choice('TKV')}]"} for r in rows]
     assert not [i for i in field_findings(spec, _rep(own), ["name"]) if i.kind == "footnote_marks"], seed
+
+
+def test_dates_written_as_text_are_parsed(seed=SEED):
+    import datetime as dt
+
+    n = RNG.randint(4, 9)
+    days = [dt.date(RNG.randint(1995, 2020), RNG.randint(1, 12), RNG.randint(1, 28)) for _ in range(n)]
+    rows = [
+        {"episode": f"Episode {k}", "date posted": d.strftime("%A, %B %d, %Y")} for k, d in enumerate(days)
+    ]
+    spec = _spec(
+        [{"name": "episode", "xpath": "./td[1]"}, {"name": "date posted", "xpath": "./td[2]"}], "//tr[td]"
+    )
+    found = field_findings(spec, _rep(rows), ["episode", "date posted"])
+    assert [i.field for i in found if i.kind == "date_text"] == ["date posted"], (seed, found)
+    (_, new), *_ = derive(spec, found, _rep(rows), None, ["episode", "date posted"])
+    html = "".join(f"<tr><td>{r['episode']}</td><td>{r['date posted']}</td></tr>" for r in rows)
+    src = new.sources[0]
+    got = extract_page(
+        parse_document("html", f"<html><body><table>{html}</table></body></html>", URL),
+        src.fields,
+        src.records,
+        {},
+    )
+    assert [g["date posted"] for g in got] == days, (seed, got)
+    # without a year, with a time of day, or in numbers only, the text is left as it is
+    for fmt in ("%A, %B %d", "%B %d, %Y %H:%M", "%m/%d/%Y"):
+        other = [{**r, "date posted": d.strftime(fmt)} for r, d in zip(rows, days, strict=True)]
+        assert not [i for i in field_findings(spec, _rep(other), ["date posted"]) if i.kind == "date_text"], (
+            seed,
+            fmt,
+        )
