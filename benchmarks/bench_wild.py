@@ -58,6 +58,7 @@ class WildResult:
     log: list[str] = field(default_factory=list)
     spec: str = ""
     head: str = ""
+    findings: dict[str, str] = field(default_factory=dict)  # landed fields the test agent doubts
 
 
 def load_sites(root: Path = WILD, names: list[str] | None = None) -> list[WildSite]:
@@ -156,6 +157,7 @@ def run_site(site: WildSite, base_url: str, root: Path) -> WildResult:
             progress=lambda role, msg: r.log.append(f"{role}: {msg}"),
         )
         r.status, r.rows, r.error = res.status, res.rows or 0, res.error
+        r.findings = {f: v["finding"] for f, v in (res.fields or {}).items() if v.get("finding")}
         if res.spec and Path(res.spec).exists():
             r.spec = Path(res.spec).read_text(encoding="utf-8")
         if res.table and res.rows:

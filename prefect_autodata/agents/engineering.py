@@ -1364,8 +1364,16 @@ def drop_wrong_rules(spec: CollectorSpec, issues: list[Any]) -> tuple[CollectorS
 
 
 #: test findings whose derived spec (``agents.test.derive``) is the repair: cells read under other fields'
-#: headers recounted, summary and header rows left out of the records
-DERIVED_REPAIR_KINDS = ("header_mismatch", "summary_rows", "header_rows")
+#: headers recounted, summary and header rows left out of the records, numbers read out of their text,
+#: reference marks removed, dates written as text parsed
+DERIVED_REPAIR_KINDS = (
+    "header_mismatch",
+    "summary_rows",
+    "header_rows",
+    "number_in_text",
+    "footnote_marks",
+    "date_text",
+)
 
 
 def _derived(current: CollectorSpec, last: Any, issues: list[Any]) -> tuple[CollectorSpec, str] | None:

@@ -54,7 +54,11 @@ UNMET_KINDS = (
 #: four is a half-right table, never landed
 MAX_UNMET_SHARE = 0.25
 #: findings that make a field doubtful: it counts, at a cost (a name's expected type is a guess)
-FIELD_DOUBT_KINDS = ("type_conformity", "inconsistent_field")
+FIELD_DOUBT_KINDS = ("type_conformity", "inconsistent_field", "template_values", "merged_values")
+#: findings that cost a field a little: it is usable, and a candidate without the finding (the one the
+#: test derived: the number read out of its text) is the better of two that measure alike otherwise
+FIELD_COST_KINDS = ("number_in_text", "footnote_marks", "date_text")
+FIELD_COST = 0.25
 #: findings that make the whole table untrustworthy (records that are groups of records included: each
 #: row mixes the first members of a list, and the page's other records are never read)
 TABLE_BAD_KINDS = ("short_of_total", "navigation_records", "nested_records", "duplicate_key")
@@ -159,6 +163,8 @@ def measure(
     score -= 1.0 * ("short_of_total" in table) + 2.0 * ("navigation_records" in table)
     score -= 2.0 * ("nested_records" in table)
     score -= 0.5 * ("duplicate_key" in table) + round(dup, 1) + 0.3 * filtered_out + 0.5 * small
+    costly = sorted({i.field for i in issues if i.kind in FIELD_COST_KINDS and i.field in good})
+    score -= FIELD_COST * len(costly)
     must = required_of(requested) if required is None else [f for f in required if f in wanted]
     unmet = [f for f in must if bad.get(f) in UNMET_KINDS]
     too_many = bool(unmet) and len(unmet) >= MAX_UNMET_SHARE * len(must)
@@ -168,6 +174,8 @@ def measure(
     )
     if doubt:
         why += "; type doubtful: " + ", ".join(doubt)
+    if costly:
+        why += "; values to clean: " + ", ".join(costly)
     if unmet:
         why += "; requested but not landed right: " + ", ".join(unmet)
         why += " (too many to land)" if too_many else ""

@@ -10,6 +10,7 @@ first passing spec, when the attempts are used up, or when nothing new is left t
 
 from __future__ import annotations
 
+import os
 import re
 from datetime import date
 from typing import Any, Literal
@@ -198,6 +199,9 @@ FAILING_FINDINGS = (
     "header_mismatch",
     "summary_rows",
     "header_rows",
+    "number_in_text",
+    "footnote_marks",
+    "date_text",
 )
 """Findings that fail a dry run: a requested field no rule fills (also a declared column without a
 rule), a rule that fills nothing, values that are label text (a label, a column header, another
@@ -207,14 +211,25 @@ site's navigation, records that are groups of records, a key that repeats; value
 contradict the field's name (``wrong_values``: a year of 5-digit numbers, an age of words), two fields
 reading the same values (``same_values``), a table cell under a header that does not name its field
 while another column's header does (``header_mismatch``), summary rows and repeated header rows among
-the records (``summary_rows``, ``header_rows``). Values of another type than the field's name
-implies (``type_conformity``) lower a candidate's rank but do not fail it: a name's expected type is
+the records (``summary_rows``, ``header_rows``), a field named for one number that reads it inside
+the same text in every row (``number_in_text``: "#3 of 87 hotels" as the rank), values carrying a
+page's reference marks (``footnote_marks``: "Meridian Tower[2]"), a date written as text that no
+rule parses (``date_text``: "Tuesday, June 21, 2011"). Values of another
+type than the field's name implies (``type_conformity``) lower a candidate's rank but do not fail it: a name's expected type is
 a guess ("open" is a time, or a price).
 
 A failed test is not the end of a candidate: the engineering loop ranks the dry-run candidates by
 what was measured (``agents.ranking``), so when no source has a requested field at all (a site
 without supplementary links) the best measured table is still landed as long as it reaches the
 honest bar, its missing fields shown as ``rule: null`` in ``collect --json``'s ``fields``."""
+
+FLAG_FINDINGS = ("template_values", "merged_values")
+"""Findings that flag a column without failing the dry run or costing the candidate: what a landed
+column holds is doubtful but not flatly wrong, and the field says so (``fields_report``'s ``finding``):
+a per-record measure (a rating, a percentage) that is one constant in every sampled row while the
+records differ (a widget's template text, ``template_values``), a date or number that holds another
+requested field's value of the same row inside it (``merged_values``: "by Ann Lee at March 16, 2010"
+as the date beside the author Ann Lee)."""
 
 SAMPLE_ROWS = 30
 """Rows of the dry run's sample the per-field findings look at (duplicates, label text, pages)."""
@@ -372,8 +387,15 @@ def field_findings(
                     )
                 )
     out += swapped_fields(spec, rep, requested, skip={i.field for i in out if i.kind in FAILING_FINDINGS})
+    out += unit_swaps(spec, rep, requested, skip={i.field for i in out if i.kind in FAILING_FINDINGS})
     failing = {i.field for i in out if i.kind in FAILING_FINDINGS}
     out += value_findings(rules, rep.sample, requested, failing)
+    out += number_findings(rules, rep.sample, requested, failing)
+    out += footnote_findings(rules, rep.sample, requested, failing)
+    out += date_findings(rules, rep.sample, requested, failing)
+    out += flag_findings(
+        rules, rep.sample, requested, failing | {i.field for i in out if i.kind == "number_in_text"}
+    )
     out += header_findings(pages, requested, failing)
     out += row_findings(rep.sample, requested, headers)
     out += table_findings(spec, rep)
@@ -470,13 +492,20 @@ def fields_report(spec: CollectorSpec | None, report: Any, requested: list[str])
     """``collect --json``'s ``fields``: per requested field, the rule that fills it (or None) and its fill rate."""
     rules = produced_rules(spec) if spec is not None else {}
     rates = getattr(report, "fill_rates", {}) or {}
-    return {
+    out = {
         f: {
             "rule": rule_text(rules[f]) if f in rules else None,
             "fill_rate": (rates.get(f) if f in rules else 0.0) if report is not None else None,
         }
         for f in requested
     }
+    # a landed column the test doubts says why, so a reader does not take it on trust
+    for i in getattr(report, "issues", None) or []:
+        f = getattr(i, "field", None)
+        if f in out and out[f]["rule"] and "finding" not in out[f]:
+            if i.kind in FAILING_FINDINGS or i.kind in FLAG_FINDINGS:
+                out[f]["finding"] = f"{i.kind}: {i.message}"[:200]
+    return out
 
 
 def tried_summary(tested: list[tuple[CollectorSpec, Any]], requested: list[str]) -> str:
@@ -898,6 +927,21 @@ def derive(
         sep = separate(out, merged, rep.sample, requested)
         if sep is not None:
             out, why = sep, [*why, "values holding several fields split by their units"]
+    marks = [i.field for i in found if i.kind == "footnote_marks" and i.field]
+    if marks:
+        dn = drop_footnotes(out, marks)
+        if dn is not None:
+            out, why = dn, [*why, "reference marks removed from the values"]
+    dates = [i.field for i in found if i.kind == "date_text" and i.field]
+    if dates:
+        rd = read_dates(out, dates)
+        if rd is not None:
+            out, why = rd, [*why, "dates written as text parsed"]
+    numbers = [i.field for i in found if i.kind == "number_in_text" and i.field]
+    if numbers:
+        rn = read_numbers(out, numbers, rep.sample)
+        if rn is not None:
+            out, why = rn, [*why, "numbers read out of the text around them"]
     if any(i.kind in ("summary_rows", "header_rows") for i in found):
         pages = _listing_pages(spec, fetcher)
         headers = set().union(*(_column_headers(root) for _, root in pages)) if pages else set()
@@ -1014,6 +1058,59 @@ def swapped_fields(
     return out
 
 
+UNIT_NAMES_OTHER = 0.5  # a unit word names another field this well (name_score) ...
+UNIT_NAMES_OWN = 0.3  # ... and its own field at most this well
+
+
+def unit_swaps(
+    spec: CollectorSpec, rep: DryRunReport, requested: list[str], *, skip: set = frozenset()
+) -> list[Issue]:
+    """Two requested fields of which one holds one number written with a unit word that names the
+    other ("+$9.95 shipping" read as the current price beside a shipping cost) while the other holds
+    bare numbers: each rule reads the other's slot. Both fields are reported as ``swapped_fields``
+    (``derive`` exchanges their rules)."""
+    from prefect_autodata.agents.induction.matching import name_score
+    from prefect_autodata.agents.induction.values import units
+
+    rules = produced_rules(spec)
+    texts: dict[str, list[str]] = {}
+    for f in requested:
+        if f in rules and f not in skip:
+            vals = [" ".join(str(r.get(f)).split()) for r in rep.sample if r.get(f) not in (None, "")]
+            if len(vals) >= WRONG_VALUES_MIN:
+                texts[f] = vals
+    out: list[Issue] = []
+    done: set[str] = set()
+    for f, vals in texts.items():
+        one = sum(1 for t in vals if len(_NUMBER.findall(t)) == 1)
+        if f in done or one < WRONG_VALUES_SHARE * len(vals):
+            continue
+        for u in sorted(units(vals)):
+            if name_score(f, u) > UNIT_NAMES_OWN:
+                continue
+            for g, other in texts.items():
+                if g == f or g in done or name_score(g, u) < UNIT_NAMES_OTHER:
+                    continue
+                bare = sum(1 for t in other if _number(t.lstrip("$€£¥")) is not None)
+                if bare < WRONG_VALUES_SHARE * len(other):
+                    continue
+                done |= {f, g}
+                for a, b in ((f, g), (g, f)):
+                    out.append(
+                        Issue(
+                            kind="swapped_fields",
+                            source="*",
+                            field=a,
+                            message=f"field {f!r} holds numbers written as {u!r} (e.g. {vals[0][:30]!r}), which "
+                            f"names {g!r}, while {g!r} holds bare numbers: {a!r} reads {b!r}'s slot",
+                        )
+                    )
+                break
+            if f in done:
+                break
+    return out
+
+
 def _outside(rule: Any) -> bool:
     """Whether a rule reads beside its record (an ancestor's or a preceding heading), not inside it."""
     expr = str(getattr(rule, "xpath", None) or "")
@@ -1036,6 +1133,14 @@ def swap(spec: CollectorSpec, pairs: list[tuple[str, str]]) -> CollectorSpec | N
             where[b].clear()
             where[b].update({**ra, "name": b})
             changed = True
+            # a declared column's type goes with the rule that fills it
+            cols = {c["name"]: c for c in data.get("columns", [])}
+            if a in cols and b in cols:
+                ta, tb = cols[a].get("type"), cols[b].get("type")
+                for c, t in ((cols[a], tb), (cols[b], ta)):
+                    c.pop("type", None)
+                    if t is not None:
+                        c["type"] = t
     return CollectorSpec.model_validate(data) if changed else None
 
 
@@ -1437,3 +1542,342 @@ def exclude_rows(
             rec["xpath"] = f"({rec['xpath']})[not({' or '.join(conds)})]"
             changed = True
     return CollectorSpec.model_validate(data) if changed else None
+
+
+# ------------------------------------------------------------------------------------------ numbers inside text
+
+#: value families whose field holds one number: a value that is that number inside the same words in
+#: every row ("#3 of 87 hotels in Port Ellery" as the rank) reads the number's sentence, not the number
+_ONE_NUMBER_FAMILIES = frozenset({"integer", "number", "money", "percent", "rating"})
+_FIRST_NUMBER = re.compile(r"[+-]?\d[\d,]*(?:\.\d+)?")
+_COMMA_DECIMAL = re.compile(r"^[+-]?\d+,\d{1,2}$")
+#: a number as the scorer and the runtime read it already: a currency sign, the number, one unit word
+_PLAIN_NUMBER = re.compile(r"^[$£€¥]?\s*[+-]?\d[\d,]*(?:\.\d+)?\s*(?:%|[^\W\d_]{1,10}\.?)?$")
+#: words after which a field's name qualifies its head ("rank in the city": a rank)
+_QUALIFIER = re.compile(r"\s(?:in|of|at|on|per|for|from|among|within|by)\s")
+NUMBER_TEXT_MIN = 3  # non-empty sampled values a column needs
+NUMBER_TEXT_SHARE = 0.8  # share of them that must be the number inside one of a few templates
+
+
+def number_family(field: str) -> str | None:
+    """The one-number family (``_ONE_NUMBER_FAMILIES``) ``field``'s name implies, else None: its
+    lexicon family, else that of the head before a qualifier ("rank in the city" -> a rank's)."""
+    from prefect_autodata.agents.induction.lexicon import family
+
+    fam = family(field)
+    if fam in _ONE_NUMBER_FAMILIES:
+        return fam
+    words = " " + " ".join(field.replace("_", " ").lower().split()) + " "
+    m = _QUALIFIER.search(words)
+    if m and m.start() > 0 and family(words[: m.start()].strip()) in _ONE_NUMBER_FAMILIES:
+        return family(words[: m.start()].strip())
+    return None
+
+
+def number_in_text(field: str, values: list[Any]) -> tuple[str, str] | None:
+    """(the text around the number, an example value) when a field named for one number
+    (``number_family``) holds in most sampled rows a number inside the same few words ("#3 of 87
+    hotels in Port Ellery", "4.5 of 5 stars", "$189*", "91 pts WS"), the number differing between rows:
+    the rule reads the number's sentence. None when most values are plain numbers already (a currency
+    sign, one unit word: "1,284 reviews"), or the numbers read with a decimal comma."""
+    from prefect_autodata.agents.induction.matching import name_score
+
+    if number_family(field) is None:
+        return None
+    texts = [" ".join(str(v).split()) for v in values if v not in (None, "") and isinstance(v, str)]
+    if len(texts) < NUMBER_TEXT_MIN or len(texts) < 0.5 * len([v for v in values if v not in (None, "")]):
+        return None
+    plain = sum(1 for t in texts if _PLAIN_NUMBER.match(t))
+    if plain > (1 - NUMBER_TEXT_SHARE) * len(texts):
+        return None
+    groups: dict[str, list[str]] = {}  # the text before the number -> the texts after it
+    nums: list[str] = []
+    for t in texts:
+        m = _FIRST_NUMBER.search(t)
+        if m is not None:
+            groups.setdefault(t[: m.start()], []).append(t[m.end() :])
+            nums.append(m.group())
+    if not groups or len(set(nums)) < 2 or any(_COMMA_DECIMAL.match(n) for n in nums):
+        return None
+    pre, posts = max(groups.items(), key=lambda kv: len(kv[1]))
+    if len(posts) < NUMBER_TEXT_SHARE * len(texts):
+        return None
+    label = pre.strip(" :：#$€£¥+-")
+    if re.search(r"[^\W\d_]", label) and name_score(field, label) < 0.8:
+        return None  # "num ratings 12,408" as the average rating: a label before it names another number
+    same = os.path.commonprefix(posts)
+    # the rows may differ after the shared text by a word without a digit ("pts WS", "pts WA"); a
+    # second number that differs is a range or a pair ("$10 - $25"), no template around one number
+    if any(re.search(r"\d", p[len(same) :]) for p in posts) or (len(set(posts)) > 1 and not same.strip()):
+        return None
+    return pre + "#" + same + ("..." if len(set(posts)) > 1 else ""), texts[0]
+
+
+def number_findings(
+    rules: dict[str, Any], sample: list[dict], requested: list[str], skip: set
+) -> list[Issue]:
+    """``number_in_text`` per requested field ``number_in_text`` finds (it fails the dry run; ``derive``
+    builds the spec whose rule reads the number alone)."""
+    out = []
+    for f in requested:
+        if f not in rules or f in skip:
+            continue
+        got = number_in_text(f, [r.get(f) for r in sample])
+        if got:
+            form, eg = got
+            out.append(
+                Issue(
+                    kind="number_in_text",
+                    source="*",
+                    field=f,
+                    message=f"field {f!r} should hold one number but reads it inside the same text in every "
+                    f"row ({form[:40]!r}, e.g. {eg[:40]!r}; rule {rule_text(rules[f])})",
+                )
+            )
+    return out
+
+
+def read_numbers(spec: CollectorSpec, fields: list[str], sample: list[dict]) -> CollectorSpec | None:
+    """The spec whose rules of ``fields`` read the first number of their text (``number_in_text``),
+    as an integer when every sampled one is whole, else a float. None when no field changed."""
+    data = spec.model_dump(mode="json", exclude_none=True)
+    retyped: dict[str, str] = {}
+    for src in data["sources"]:
+        for f in [*src.get("fields", []), *((src.get("detail") or {}).get("fields", []))]:
+            if f["name"] not in fields or f["name"] in retyped or f.get("internal"):
+                continue
+            nums = [
+                m.group()
+                for r in sample
+                if isinstance(r.get(f["name"]), str) and (m := _FIRST_NUMBER.search(r[f["name"]]))
+            ]
+            whole = all("." not in n for n in nums)
+            kept = [t for t in f.get("transforms", []) if t.get("op") in _TEXT_OPS]
+            f["transforms"] = [
+                *kept,
+                {"op": "regex", "pattern": r"([+-]?\d[\d,]*(?:\.\d+)?)", "group": 1},
+                {"op": "integer" if whole else "number"},
+            ]
+            f["type"] = "integer" if whole else "float"
+            f.pop("unit", None)
+            retyped[f["name"]] = f["type"]
+    for c in data.get("columns", []):
+        if c["name"] in retyped:
+            c["type"] = retyped[c["name"]]
+    return CollectorSpec.model_validate(data) if retyped else None
+
+
+# ------------------------------------------------------------------------------------------ doubtful columns
+
+#: value families of a measure of each record: one constant over many records is no record's value
+_MEASURE_FAMILIES = frozenset({"rating", "percent"})
+#: value families whose values hold no other field's words: a date, a time, a number
+_NON_TEXT_FAMILIES = frozenset({"date", "time", "year", *_NUMERIC_FAMILIES, "rating"})
+TEMPLATE_MIN_ROWS = 6  # sampled rows a constant must fill before it reads as template text
+MERGED_MIN_CHARS = 3  # another field's value must be this long to count as held inside
+
+
+def template_values(field: str, values: list[Any], sample: list[dict], requested: list[str]) -> str | None:
+    """Why ``field`` reads template text, or None: a per-record measure (``_MEASURE_FAMILIES``) that
+    is one constant in every one of at least ``TEMPLATE_MIN_ROWS`` sampled rows while another
+    requested field differs between them (a star widget's "12345678910" as each film's rating)."""
+    from prefect_autodata.agents.induction.lexicon import family
+
+    texts = [" ".join(str(v).split()) for v in values if v not in (None, "")]
+    if len(texts) < TEMPLATE_MIN_ROWS or len(set(texts)) != 1 or family(field) not in _MEASURE_FAMILIES:
+        return None
+    varied = [
+        g
+        for g in requested
+        if g != field and len({str(r.get(g)) for r in sample if r.get(g) not in (None, "")}) > 1
+    ]
+    if not varied:
+        return None
+    return f"{texts[0][:30]!r} in all {len(texts)} sampled rows while {varied[0]!r} differs"
+
+
+def merged_values(field: str, sample: list[dict], requested: list[str]) -> str | None:
+    """The other requested field whose value of the same row ``field``'s value holds inside it, in most
+    sampled rows, when ``field`` is named for a date, a time or a number (``_NON_TEXT_FAMILIES``)
+    and the other's value has words: "by Ann Lee at March 16, 2010" as the date beside the author Ann
+    Lee. A text field holding another (an address and its town) is left alone."""
+    from prefect_autodata.agents.induction.lexicon import family
+
+    if family(field) not in _NON_TEXT_FAMILIES:
+        return None
+    rows = [r for r in sample if r.get(field) not in (None, "")]
+    if len(rows) < WRONG_VALUES_MIN:
+        return None
+    for g in requested:
+        if g == field:
+            continue
+        hits = 0
+        for r in rows:
+            mine, other = " ".join(str(r[field]).split()), " ".join(str(r.get(g) or "").split())
+            if (
+                len(other) >= MERGED_MIN_CHARS
+                and re.search(r"[^\W\d_]", other)
+                and len(mine) > len(other)
+                and other.lower() in mine.lower()
+            ):
+                hits += 1
+        if hits >= WRONG_VALUES_SHARE * len(rows):
+            return g
+    return None
+
+
+def flag_findings(rules: dict[str, Any], sample: list[dict], requested: list[str], skip: set) -> list[Issue]:
+    """``template_values`` and ``merged_values`` (``FLAG_FINDINGS``) per requested field."""
+    out = []
+    for f in requested:
+        if f not in rules or f in skip:
+            continue
+        vals = [r.get(f) for r in sample]
+        why = template_values(f, vals, sample, requested)
+        if why:
+            out.append(
+                Issue(
+                    kind="template_values",
+                    source="*",
+                    field=f,
+                    message=f"field {f!r} reads one text of the page's template, not each record's value "
+                    f"({why}; rule {rule_text(rules[f])})",
+                )
+            )
+            continue
+        other = merged_values(f, sample, requested)
+        if other:
+            eg = next(str(r[f]) for r in sample if r.get(f) not in (None, ""))
+            out.append(
+                Issue(
+                    kind="merged_values",
+                    source="*",
+                    field=f,
+                    message=f"field {f!r} holds {other!r}'s value of the same row inside its own "
+                    f"(e.g. {eg[:40]!r}; rule {rule_text(rules[f])})",
+                )
+            )
+    return out
+
+
+# ------------------------------------------------------------------------------------------ footnote marks
+
+#: a reference mark written after a value ("Meridian Tower[2]", "7.41[11]", "[a]", "[note 3]",
+#: "[citation needed]"): the page's citation, no part of the value
+_FOOTNOTE_RULE = r"\s*\[(?:\d{1,3}|[a-z]|(?:[Nn]ote|NB|nb|n) ?\d{1,3}|[Cc]itation needed)\]"
+_FOOTNOTE = re.compile(_FOOTNOTE_RULE)
+FOOTNOTE_MIN = 2  # values of the sample that must carry a mark
+
+
+def footnote_findings(
+    rules: dict[str, Any], sample: list[dict], requested: list[str], skip: set
+) -> list[Issue]:
+    """``footnote_marks``: a requested field of which at least ``FOOTNOTE_MIN`` sampled values end a
+    word with a reference mark ("Meridian Tower[2]"): the rule reads the cell's citation with its
+    value (it fails the dry run; ``derive`` builds the spec that removes the marks)."""
+    out = []
+    for f in requested:
+        if f not in rules or f in skip:
+            continue
+        texts = [" ".join(str(r.get(f)).split()) for r in sample if isinstance(r.get(f), str)]
+        marked = [t for t in texts if _FOOTNOTE.search(t) and _FOOTNOTE.sub("", t).strip()]
+        if len(marked) >= FOOTNOTE_MIN:
+            out.append(
+                Issue(
+                    kind="footnote_marks",
+                    source="*",
+                    field=f,
+                    message=f"field {f!r} reads reference marks with its values ({len(marked)} of {len(texts)}, "
+                    f"e.g. {marked[0][:40]!r}; rule {rule_text(rules[f])})",
+                )
+            )
+    return out
+
+
+def drop_footnotes(spec: CollectorSpec, fields: list[str]) -> CollectorSpec | None:
+    """The spec whose rules of ``fields`` remove reference marks first (``footnote_marks``)."""
+    data = spec.model_dump(mode="json", exclude_none=True)
+    changed = False
+    for src in data["sources"]:
+        for f in [*src.get("fields", []), *((src.get("detail") or {}).get("fields", []))]:
+            if f["name"] in fields and not f.get("internal"):
+                ts = f.get("transforms", [])
+                k = next((i for i, t in enumerate(ts) if t.get("op") not in _TEXT_OPS), len(ts))
+                f["transforms"] = [
+                    *ts[:k],
+                    {"op": "replace", "pattern": _FOOTNOTE_RULE, "value": ""},
+                    *ts[k:],
+                ]
+                changed = True
+    return CollectorSpec.model_validate(data) if changed else None
+
+
+# ------------------------------------------------------------------------------------------ dates as text
+
+_TIME_OF_DAY = re.compile(r"\d:\d\d|\d\s*[ap]\.?m\b", re.I)
+_ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def date_text(field: str, values: list[Any], rule: Any = None) -> str | None:
+    """An example when a field named for a date (lexicon family ``date``) holds every sampled value as
+    text that names its month in words and its year in four digits, without a time of day ("Tuesday,
+    June 21, 2011"), and its rule parses no date: the value is a date written for people, and reads as
+    one (``read_dates``). A date without its year ("Nov 21", "Saturday, April 9th") is left as it is."""
+    from prefect_autodata.agents.induction.lexicon import MONTHS, family
+    from prefect_autodata.runtime.extract import _parse_date
+
+    if family(field) != "date" or any(
+        t.op in ("parse_date", "parse_timestamp") for t in getattr(rule, "transforms", None) or []
+    ):
+        return None
+    texts = [" ".join(str(v).split()) for v in values if v not in (None, "")]
+    if len(texts) < WRONG_VALUES_MIN or not all(isinstance(v, str) for v in values if v not in (None, "")):
+        return None
+    for t in texts:
+        words = {w.lower().rstrip(".") for w in re.findall(r"[^\W\d_]+\.?", t)}
+        if _ISO_DAY.match(t) or not words & set(MONTHS) or not _YEAR.search(t) or _TIME_OF_DAY.search(t):
+            return None
+        try:
+            day = _parse_date(t, None)
+        except Exception:
+            return None
+        if str(day.year) not in t:
+            return None
+    return texts[0]
+
+
+def date_findings(rules: dict[str, Any], sample: list[dict], requested: list[str], skip: set) -> list[Issue]:
+    """``date_text`` per requested field ``date_text`` finds (it fails the dry run; ``derive`` builds the
+    spec whose rule parses the date)."""
+    out = []
+    for f in requested:
+        if f not in rules or f in skip:
+            continue
+        eg = date_text(f, [r.get(f) for r in sample], rules[f])
+        if eg:
+            out.append(
+                Issue(
+                    kind="date_text",
+                    source="*",
+                    field=f,
+                    message=f"field {f!r} should hold dates but reads them as text (e.g. {eg[:40]!r}; rule "
+                    f"{rule_text(rules[f])})",
+                )
+            )
+    return out
+
+
+def read_dates(spec: CollectorSpec, fields: list[str]) -> CollectorSpec | None:
+    """The spec whose rules of ``fields`` parse their text as a date (``date_text``), typed ``date``."""
+    data = spec.model_dump(mode="json", exclude_none=True)
+    retyped: set[str] = set()
+    for src in data["sources"]:
+        for f in [*src.get("fields", []), *((src.get("detail") or {}).get("fields", []))]:
+            if f["name"] in fields and not f.get("internal"):
+                f["transforms"] = [*f.get("transforms", []), {"op": "parse_date"}]
+                f["type"] = "date"
+                retyped.add(f["name"])
+    for c in data.get("columns", []):
+        if c["name"] in retyped:
+            c["type"] = "date"
+    return CollectorSpec.model_validate(data) if retyped else None
