@@ -703,6 +703,17 @@ NARROWER: dict[str, frozenset[str]] = {
 }
 
 
+# Places one text writes together with commas go from the narrowest to the broadest ("Austin, Texas,
+# USA"; "Haikou, China"): the rank of each place concept in that order.
+PLACE_ORDER: dict[str, int] = {"address": 0, "city": 1, "state": 2, "country": 3}
+
+
+def place_rank(text: str) -> int | None:
+    """The rank in ``PLACE_ORDER`` of the one place concept ``text`` names ("town": city), else None."""
+    ranks = {PLACE_ORDER[k] for k in concept_keys(text) if k in PLACE_ORDER}
+    return ranks.pop() if len(ranks) == 1 else None
+
+
 def narrower(general: set[str], specific: set[str]) -> bool:
     """True when a concept of ``specific`` is a narrower meaning of one of ``general``."""
     return any(NARROWER.get(g, frozenset()) & specific for g in general)

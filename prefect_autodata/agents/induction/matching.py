@@ -737,7 +737,65 @@ def assign(
         why = "one different short word value per record: the record's name"
         out[r] = Match(r, candidates[j], threshold, why, "identity")
     _whole_when_pieces_unused(candidates, out)
+    _places_apart(requested, candidates, out)
     return {r: out[r] for r in requested if r in out}
+
+
+def _places_apart(requested: list[str], candidates: list[Candidate], out: dict[str, Match]) -> None:
+    """Places asked apart that one text writes together: "Haikou, China" under "City" when city and
+    country are asked. The field the label named took the whole text; its comma pieces go from the
+    narrowest place to the broadest (``lexicon.PLACE_ORDER``), so each place asked takes the piece of
+    its rank: all pieces in order, or two places the first and the last piece. Nothing moves when a
+    place asked has a column of its own, when two fields ask one rank or the pieces hold numbers."""
+    for r, m in list(out.items()):
+        whole, rank = m.candidate, lx.place_rank(r)
+        if rank is None or whole.whole is not None:
+            continue
+        pieces = [c for c in candidates if c.whole is whole]
+        # a place asked may hold a piece already (by elimination, its rank unread): it is placed anew
+        cut = {f for f, x in out.items() if x.candidate.whole is whole}
+        used = {_rule_key(x.candidate) for f, x in out.items() if f not in cut}
+        if len(pieces) < 2 or any(_rule_key(p) in used for p in pieces) or not _comma_joined(whole, pieces):
+            continue
+        if any(vt.profile(p.values).kind in vt.NUMERIC for p in pieces):
+            continue
+        if any(lx.place_rank(f) is None for f in cut):
+            continue  # another field's value is a piece of it: no places written together
+        asked = [(rank, r)] + [
+            (k, f) for f in requested if (f not in out or f in cut) and (k := lx.place_rank(f)) is not None
+        ]
+        if len(asked) < 2 or len({k for k, _ in asked}) != len(asked):
+            continue
+        asked.sort()
+        if len(asked) == len(pieces):
+            placed = list(zip(asked, pieces, strict=True))
+        elif len(asked) == 2:
+            placed = [(asked[0], pieces[0]), (asked[1], pieces[-1])]
+        else:
+            continue
+        for (_, f), piece in placed:
+            lab = whole.label if f == r else None
+            cand = replace(piece, label=lab, anchor=whole.anchor if f == r else piece.anchor)
+            why = f"piece {pieces.index(piece) + 1} of {len(pieces)} of {whole.label or 'a text'!r}"
+            why += ": places written together go from the narrowest to the broadest"
+            out[f] = Match(f, cand, m.score if f == r else m.score - 0.01, why, m.evidence)
+
+
+def _comma_joined(whole: Candidate, pieces: list[Candidate]) -> bool:
+    """True when every value of ``whole`` is its pieces' values joined by ", " (and some is)."""
+    rows = list(zip(whole.values, *(p.values for p in pieces), strict=False))
+    if len(rows) != len(whole.values) or not rows:
+        return False
+    filled = 0
+    for w, *ps in rows:
+        if w in (None, ""):
+            continue
+        filled += 1
+        if any(p in (None, "") for p in ps) or re.sub(
+            r"\s*,\s+", ", ", " ".join(str(w).split())
+        ) != ", ".join(" ".join(str(p).split()) for p in ps):
+            return False
+    return filled >= 2
 
 
 def _whole_when_pieces_unused(candidates: list[Candidate], out: dict[str, Match]) -> None:

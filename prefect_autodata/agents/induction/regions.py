@@ -961,6 +961,16 @@ def _grab(pattern: str, value: Any) -> str | None:
     return clean(m.group(1)) if m and m.group(1) else None
 
 
+def comma_run(filled: list[str]) -> bool:
+    """True when every value holds one same number of ", " (at least one): values run together by
+    commas ("Rioja, Spain"; "Haikou, China"), as the text shows them."""
+    return (
+        bool(filled)
+        and bool(_COMMA.search(filled[0]))
+        and all(len(_COMMA.findall(v)) == len(_COMMA.findall(filled[0])) for v in filled)
+    )
+
+
 def slot_pieces(values: list[Any]) -> tuple[list[tuple[str, list[str | None]]], int | None]:
     """(regex, values) per piece of a slot whose values run several values together, and the index of
     the piece that carries the slot's own meaning (the name beside a code or a year), or None when
@@ -1001,9 +1011,7 @@ def slot_pieces(values: list[Any]) -> tuple[list[tuple[str, list[str | None]]], 
     sep = find_separator(filled)
     if sep is not None and sep != "\t":
         s = sep_regex(sep)
-    elif all(len(_COMMA.findall(v)) == len(_COMMA.findall(filled[0])) for v in filled) and _COMMA.search(
-        filled[0]
-    ):
+    elif comma_run(filled):
         s = _COMMA.pattern
     else:
         return [], None

@@ -1,0 +1,85 @@
+"""Table cells as their values (S12 w1): a footnote mark on a few cells of a column is no part of the
+value; invented records, no site's markup."""
+
+from __future__ import annotations
+
+from prefect_autodata.agents.induction.assemble import _table_candidates
+from prefect_autodata.agents.induction.dom import parse
+from prefect_autodata.agents.induction.tables import tables, with_parts
+from prefect_autodata.runtime.extract import extract_field, parse_document
+from prefect_autodata.runtime.spec import FieldRule
+
+TOWERS = ["Amber Spire", "Birch Court", "Cedar Point", "Delta House", "Ember Tower", "Fjord Plaza"]
+
+
+def _cands(html: str):
+    (t,) = tables(parse(html))
+    return t, {c.label: c for c in with_parts(t, _table_candidates(t)) if c.label}
+
+
+def _read(html: str, records: str, rule: dict) -> list[str]:
+    doc = parse_document("html", html, "https://x.example/")
+    fr = FieldRule(name="v", **rule)
+    return [extract_field(n, fr, page_url="", params={}) for n in doc.root.xpath(records)]
+
+
+def test_a_footnote_mark_on_a_few_cells_is_no_part_of_the_value():
+    rows = "".join(
+        f"<tr><td>{k + 1}</td><td><a href='/w/{k}'>{n}</a>"
+        + (f"<sup class='reference'><a href='#cite-{k}'>[{k + 2}]</a></sup>" if k % 3 == 0 else "")
+        + f"</td><td>{300 - 9 * k}</td></tr>"
+        for k, n in enumerate(TOWERS)
+    )
+    html = (
+        "<html><body><main><table><tr><th>Rank</th><th>Name</th><th>Height</th></tr>"
+        f"{rows}</table></main></body></html>"
+    )
+    t, by = _cands(html)
+    assert by["Name"].values == TOWERS  # two of six cells cite a note: neither "[2]" nor "[5]" is the name
+    assert _read(html, t.records_xpath, by["Name"].rule) == TOWERS
+
+
+PLACES = [("Lumen Bay", "Portugal"), ("Iris Falls", "Canada"), ("Kelp Harbor", "Chile"), ("Grove City", "Canada")]
+
+
+def _towers_in_places() -> str:
+    rows = "".join(
+        f"<tr><td><a href='/w/{k}'>{TOWERS[k]}</a></td><td><span class='flag'><img alt='' src='f{k}.png'/>"
+        f"&#160;</span><a href='/c/{k}'>{c}</a>, <a href='/n/{k}'>{n}</a></td><td>{200 + k}</td></tr>"
+        for k, (c, n) in enumerate(PLACES)
+    )
+    return (
+        "<html><body><main><table><tr><th>Name</th><th>City</th><th>Floors</th></tr>"
+        f"{rows}</table></main></body></html>"
+    )
+
+
+def test_a_city_and_its_country_in_one_cell_land_apart_when_both_are_asked():
+    from prefect_autodata.agents.induction.matching import assign
+
+    html = _towers_in_places()
+    (t,) = tables(parse(html))
+    cands = with_parts(t, _table_candidates(t))
+    m = assign(["name", "city", "country", "floors"], cands)
+    assert m["city"].candidate.values == [c for c, _ in PLACES]
+    assert m["country"].candidate.values == [n for _, n in PLACES]
+    assert _read(html, t.records_xpath, m["country"].candidate.rule) == [n for _, n in PLACES]
+    # the city alone is the cell as the page gives it
+    m = assign(["name", "city", "floors"], cands)
+    assert m["city"].candidate.values == [f"{c}, {n}" for c, n in PLACES]
+
+
+def test_comma_pieces_of_a_cell_are_not_dates_amounts_or_prose():
+    from prefect_autodata.agents.induction.tables import _comma_sep
+
+    assert _comma_sep(["Lumen Bay, Portugal", "Iris Falls, Canada", "Kelp Harbor, Chile"]) is not None
+    assert _comma_sep(["Mar 4, 2014", "Mar 5, 2014", "Apr 1, 2014"]) is None
+    assert _comma_sep(["Lumen Bay, Portugal", "Iris Falls", "Kelp Harbor, Chile"]) is None
+    assert _comma_sep(["a, b, c, d, e", "f, g, h, i, j", "k, l, m, n, o"]) is None
+
+
+def test_places_take_the_pieces_narrowest_first():
+    from prefect_autodata.agents.induction import lexicon as lx
+
+    assert lx.place_rank("town") == lx.PLACE_ORDER["city"] < lx.place_rank("nation")
+    assert lx.place_rank("height") is None
