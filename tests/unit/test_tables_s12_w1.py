@@ -39,7 +39,12 @@ def test_a_footnote_mark_on_a_few_cells_is_no_part_of_the_value():
     assert _read(html, t.records_xpath, by["Name"].rule) == TOWERS
 
 
-PLACES = [("Lumen Bay", "Portugal"), ("Iris Falls", "Canada"), ("Kelp Harbor", "Chile"), ("Grove City", "Canada")]
+PLACES = [
+    ("Lumen Bay", "Portugal"),
+    ("Iris Falls", "Canada"),
+    ("Kelp Harbor", "Chile"),
+    ("Grove City", "Canada"),
+]
 
 
 def _towers_in_places() -> str:
@@ -83,3 +88,39 @@ def test_places_take_the_pieces_narrowest_first():
 
     assert lx.place_rank("town") == lx.PLACE_ORDER["city"] < lx.place_rank("nation")
     assert lx.place_rank("height") is None
+
+
+CARRIERS = [("Aurora Air", "AU 12", "Lisbon"), ("Boreal", "BO 340", "Oslo"), ("Cirrus", "CI 7", "Quito")]
+CARRIERS += [("Aurora Air", "AU 98", "Porto"), ("Dunlin", "DU 5", "Cork")]
+
+
+def _board(extra: bool = False) -> str:
+    rows = "".join(
+        f"<tr><td><img src='/l/{n[:2]}.gif' alt='{a}' title='{a}'> {n}</td><td>{d}</td>"
+        + (f"<td>{k + 3}</td>" if extra else "")
+        + "</tr>"
+        for k, (a, n, d) in enumerate(CARRIERS)
+    )
+    head = "<tr><th>Flight</th><th>Destination</th>" + ("<th>Gate</th>" if extra else "") + "</tr>"
+    return f"<html><body><main><table>{head}{rows}</table></main></body></html>"
+
+
+def _induced(html: str, requested: list[str]) -> dict[str, list]:
+    """What the table step of ``assemble.induce_page`` matches: cells, their pieces, attribute values."""
+    from prefect_autodata.agents.induction import attrs
+    from prefect_autodata.agents.induction.assemble import _last_left
+    from prefect_autodata.agents.induction.matching import assign
+
+    (t,) = tables(parse(html))
+    cands = with_parts(t, _table_candidates(t)) + attrs.candidates(t.body)
+    m = _last_left(requested, cands, assign(requested, cands))
+    return {r: x.candidate.values for r, x in m.items()}
+
+
+def test_the_one_field_no_header_names_is_the_value_a_row_shows_only_in_an_image_alt():
+    got = _induced(_board(), ["flight_number", "airline", "destination"])
+    assert got["airline"] == [a for a, _, _ in CARRIERS]
+    assert got["flight_number"] == [n for _, n, _ in CARRIERS]
+    # a column no field takes leaves the alt unplaced: two things left, no evidence which one
+    got = _induced(_board(extra=True), ["flight_number", "airline", "destination"])
+    assert "airline" not in got

@@ -239,27 +239,33 @@ def _last_left(requested: list[str], cands: list[Candidate], m: dict[str, Match]
     """Text lines label nothing, so their pieces are told apart by type alone. When every requested
     field but one found its piece and exactly one filled piece is left, that piece is the field's,
     unless its values contradict what the field's name implies (a price among words): the one
-    field and the one column left over ("motor" beside the model, price and mileage)."""
+    field and the one column left over ("motor" beside the model, price and mileage). So too in a
+    table whose every column serves a field: the one value it shows only in an attribute (a logo's
+    alt, an icon's title) is the one field no header named ("airline" beside the flight number)."""
     missing = [r for r in requested if r not in m]
-    if len(missing) != 1 or not m or any(c.label for c in cands):
+    if len(missing) != 1 or not m:
         return m
     used = {id(x.candidate) for x in m.values()}
     used_rules = {repr(x.candidate.rule) for x in m.values()}
+    # the pieces of a cell read whole, and the cell of a piece read, are that cell's
+    wholes = {id(x.candidate.whole) for x in m.values() if x.candidate.whole is not None}
     left = [
         c
         for c in cands
         if id(c) not in used
+        and id(c) not in wholes
+        and not (c.whole is not None and (id(c.whole) in used or id(c.whole) in wholes))
         and repr(c.rule) not in used_rules
-        and sum(1 for v in c.values if str(v).strip()) >= 0.5 * max(len(c.values), 1)
-        and len({str(v).strip() for v in c.values if str(v).strip()}) > 1
+        and sum(1 for v in c.values if v is not None and str(v).strip()) >= 0.5 * max(len(c.values), 1)
+        and len({str(v).strip() for v in c.values if v is not None and str(v).strip()}) > 1
     ]
-    if len(left) != 1:
+    if len(left) != 1 or left[0].label:
         return m
     r, c = missing[0], left[0]
     fam = expected_type(r)
     if fam is not None and vt.fit(fam, vt.profile(c.values)) < 0:
         return m
-    why = "the one requested field and the one piece of the lines no other field took"
+    why = "the one requested field and the one value (a piece of the lines, an attribute) no other field took"
     return {
         q: (m[q] if q in m else Match(q, c, 0.45, why, "elimination")) for q in requested if q in m or q == r
     }
@@ -329,7 +335,9 @@ def induce_page(
         if t.header_column or t.rows < 2 or any(t.element is g.table for g in grouped):
             continue
         cands = tables.with_parts(t, _table_candidates(t))  # + the pieces of compound cells
-        m = assign(requested, cands, entity=entity, aliases=aliases_of(plan))
+        if not t.transposed:
+            cands += attrs.candidates(t.body)  # values a row shows only in title/alt (a logo's airline)
+        m = _last_left(requested, cands, assign(requested, cands, entity=entity, aliases=aliases_of(plan)))
         detail_link = dl = None
         if t.links and len(m) < len(requested):
             # the first link column whose targets answer (an image's file page 404s, the name's article)
