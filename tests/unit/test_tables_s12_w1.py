@@ -124,3 +124,22 @@ def test_the_one_field_no_header_names_is_the_value_a_row_shows_only_in_an_image
     # a column no field takes leaves the alt unplaced: two things left, no evidence which one
     got = _induced(_board(extra=True), ["flight_number", "airline", "destination"])
     assert "airline" not in got
+
+
+def test_an_icon_beside_a_count_names_it():
+    from prefect_autodata.agents.induction.matching import assign
+    from prefect_autodata.agents.induction.regions import find_regions, slots
+
+    apps = [("quillpad", 412, 38), ("lanternjs", 1287, 141), ("mossgrid", 233, 17), ("tidepool", 58, 22)]
+    items = "".join(
+        f"<li class='app'><h3><a href='/a/{n}'>{n}</a></h3><ul class='meta'>"
+        f"<li class='likes'><a href='/a/{n}/fans' title='Fans'><span class='ico ico-star'></span> {s:,}</a></li>"
+        f"<li class='copies'><a href='/a/{n}/copies' title='Copies'><span class='ico ico-copy'></span> {f}</a></li>"
+        "</ul></li>"
+        for n, s, f in apps
+    )
+    root = parse(f"<html><body><ul class='apps'>{items}</ul></body></html>")
+    cands = slots(find_regions(root)[0], "http://127.0.0.1:9/apps")
+    m = assign(["name", "stars", "copies"], cands)
+    assert m["stars"].candidate.values == [f"{s:,}" for _, s, _ in apps]  # "Fans", drawn as a star
+    assert m["copies"].candidate.values == [str(f) for _, _, f in apps]

@@ -21,6 +21,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from prefect_autodata.agents.induction import lexicon as lx
 from prefect_autodata.agents.induction.dom import (
     SKIP_TAGS,
     abs_path,
@@ -434,6 +435,8 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
         elif label and not head and label in classes(node) and not any(node.get(a) for a in _LABEL_ATTRS):
             by_class.append(len(out))  # named by a CSS class only: a weaker name than a property
         aliases: list[str] = [*lead_alias, *class_alias]
+        if what == "text":  # '<span class="octicon octicon-star"></span> 412': the icon names the count
+            aliases += [w for w in icon_words([nd for _, nd in got.values()]) if w != label]
         if attr and what != "prop":
             label = None
         elif not head:
@@ -552,6 +555,26 @@ def _link_text(node: Any) -> bool:
         and not clean(par.text)
         and not clean(node.tail)
     )
+
+
+def icon_words(nodes: list[Any]) -> list[str]:
+    """The words an icon inside every one of ``nodes`` is named by: a textless element whose class
+    spells a known word after its icon set's prefix ("octicon-star", "fa-comment", "icon-user"), as
+    icon fonts draw a count's meaning beside it. Words not every node's icon spells are dropped."""
+    common: list[str] | None = None
+    for node in nodes:
+        words: list[str] = []
+        for e in node.iterdescendants():
+            if not isinstance(e.tag, str) or clean(e.text_content()) or len(e):
+                continue
+            for c in classes(e):
+                for w in re.split(r"[-_]", c.casefold())[1:]:
+                    if len(w) >= 3 and w.isalpha() and w not in words and lx.is_known_word(w):
+                        words.append(w)
+        common = words if common is None else [w for w in common if w in words]
+        if not common:
+            return []
+    return (common or [])[:2]
 
 
 def _other_classes(node: Any, label: str | None) -> list[str]:
