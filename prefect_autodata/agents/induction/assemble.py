@@ -164,7 +164,16 @@ def _spec(
         detail=detail,
         pagination=pages,
     )
-    code, notes = row_filter(plan, [c.name for c in cols]) if plan is not None else (None, [])
+    # a time scope restricts dates: a column of counts ("weeks released" 1, 2, 8) is none, whatever
+    # the plan typed it
+    undated = frozenset(
+        c.name
+        for c in cols
+        if c.name in matches
+        and (p := vt.profile(matches[c.name].candidate.values)).kind in vt.NUMERIC - {"year"}
+        and p.share >= 0.8
+    )
+    code, notes = row_filter(plan, [c.name for c in cols], undated) if plan is not None else (None, [])
     spec = CollectorSpec(
         name=name,
         description=description,

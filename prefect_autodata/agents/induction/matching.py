@@ -116,6 +116,11 @@ def _abbrev(r: str, lab: str) -> float:
         elif len(pw) == 1 and len(lt) == 2 and len(lt[-1]) >= 3:
             # a qualifier before an abbreviated head word: "Hiring org." for organization
             s = 0.85 * skeleton(lt[-1], pw[0])
+            w0 = pw[0]
+            if len(lt[0]) + len(lt[-1]) < len(w0) and w0.startswith(lt[0]) and w0.endswith(lt[-1]):
+                # a compound word cut to its first part's initials and its head ("T-Meter" for
+                # tomatometer, "H Count" for headcount)
+                s = max(s, 0.8)
         else:
             s = 0.0
         best = max(best, s * w)

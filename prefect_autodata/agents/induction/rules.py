@@ -173,6 +173,20 @@ def minutes_transforms(
     return [Transform(op="duration_minutes")], all(isinstance(r, int) for r in read)
 
 
+_PERCENT = re.compile(r"^\s*([+\-\u2212]?\d[\d,.]*)\s?%\s*$")
+
+
+def percent_transforms(values: list[Any]) -> list[Transform] | None:
+    """Transforms reading percents (``"93%"``, ``"+2.81 %"``, ``"-0.50%"``) as their number, or None
+    when some filled value is not one: a share is a number of percent, as a price is one of dollars."""
+    filled = [" ".join(str(v).split()) for v in values if v is not None and str(v).strip()]
+    ms = [_PERCENT.match(v) for v in filled]
+    if len(filled) < 2 or not all(ms):
+        return None
+    grab = Transform(op="regex", pattern=_PERCENT.pattern, group=1)
+    return [grab, *_number_steps([m.group(1).lstrip("+-\u2212") for m in ms if m])]
+
+
 def typed_rule(name: str, cand: Candidate, asked: str | None = None) -> FieldRule:
     """The FieldRule reading ``cand`` as column ``name``, typed from its sample values; ``asked`` is
     the unit the request reads the field in (``RequestField.unit``)."""
@@ -207,6 +221,9 @@ def typed_rule(name: str, cand: Candidate, asked: str | None = None) -> FieldRul
         col = "float"  # "$1,299", "€14,95", "12.99 EUR": the amount, as the number it is
         tr += money
         unit = money_unit(cand.values)
+    elif share == 1.0 and kind == "percent" and (pct := percent_transforms(cand.values)):
+        col, unit = "float", "%"  # "93%", "+2.81%": the number of percent, the unit kept in the rule
+        tr += pct
     elif (kind != "year" or share < 1.0) and lx.family(name) == "year" and _one_year_each(cand.values):
         tr += [Transform(op="regex", pattern=_YEAR_IN)]  # the year asked, inside "NeurIPS 2019" or a date
     if col != "string" and not _reads_all(cand.values, tr[own:]):
