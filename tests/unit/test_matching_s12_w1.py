@@ -41,3 +41,42 @@ def test_percents_read_as_their_number_with_the_unit():
     assert [apply_transforms(v, rule.transforms) for v in ["93%", "71 %", "-0.5%"]] == [93, 71, -0.5]
     mixed = typed_rule("score", Candidate(label="Score", values=["93%", "n/a", "8%"], rule={"xpath": "."}))
     assert mixed.type == "string"
+
+
+def test_a_unit_in_a_header_is_a_unit_not_a_name():
+    from prefect_autodata.agents.induction import lexicon as lx
+    from prefect_autodata.agents.induction.matching import assign
+
+    assert [
+        lx.header_unit(h) for h in ["Height (m)", "Height\n(ft)", "Weight [kg]", "Area, sq ft", "Name"]
+    ] == [
+        "m",
+        "ft",
+        "kg",
+        "sq ft",
+        None,
+    ]
+    assert lx.unit_symbol("metres") == lx.unit_symbol("m") == "m" and lx.unit_symbol("Paris") is None
+    metres = Candidate(label="Height (m)", values=["412", "398", "356"], rule={"xpath": "./td[2]"})
+    feet = Candidate(label="Height (ft)", values=["1,352", "1,306", "1,168"], rule={"xpath": "./td[3]"})
+    for unit, col in (("feet", feet), ("metres", metres)):
+        m = assign(["height"], [metres, feet], units={"height": unit})
+        assert m["height"].candidate is col
+    rule = typed_rule("height", metres)
+    assert rule.type == "integer" and rule.unit == "m"
+
+
+def test_the_wild_bench_reads_a_field_in_a_unit_as_the_column_in_that_unit():
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_wild.py"
+    spec = importlib.util.spec_from_file_location("bench_wild", path)
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("bench_wild", bench)  # its dataclasses look their module up
+    spec.loader.exec_module(bench)
+    fields = ["name", "height in metres"]
+    assert bench.name_lenient(["name", "height"], fields, {"height": "m"}) == {"height": "height in metres"}
+    assert bench.name_lenient(["name", "height"], fields, {"height": "ft"}) == {}
+    assert bench.name_lenient(["name", "height"], fields) == {}

@@ -346,7 +346,11 @@ def induce_page(
         cands = tables.with_parts(t, _table_candidates(t))  # + the pieces of compound cells
         if not t.transposed:
             cands += attrs.candidates(t.body)  # values a row shows only in title/alt (a logo's airline)
-        m = _last_left(requested, cands, assign(requested, cands, entity=entity, aliases=aliases_of(plan)))
+        m = _last_left(
+            requested,
+            cands,
+            assign(requested, cands, entity=entity, aliases=aliases_of(plan), units=field_units(plan)),
+        )
         detail_link = dl = None
         if t.links and len(m) < len(requested):
             # the first link column whose targets answer (an image's file page 404s, the name's article)
@@ -364,7 +368,9 @@ def induce_page(
             dl, samples = detaillinks.first_answering(options, sample_of, url, DETAIL_SAMPLES)
         if dl is not None:
             extra = detail_candidates(samples)
-            m = assign(requested, cands + extra, entity=entity, aliases=aliases_of(plan))
+            m = assign(
+                requested, cands + extra, entity=entity, aliases=aliases_of(plan), units=field_units(plan)
+            )
             detail_link = dl
         add(
             t.records_xpath,
@@ -385,7 +391,9 @@ def induce_page(
             if rg.detail_link
             else []
         )
-        m = assign(requested, rg.candidates + extra, entity=entity, aliases=aliases_of(plan))
+        m = assign(
+            requested, rg.candidates + extra, entity=entity, aliases=aliases_of(plan), units=field_units(plan)
+        )
         add(
             rg.records_xpath,
             m,
@@ -395,11 +403,15 @@ def induce_page(
             rg.candidates + extra,
         )
     for g in sections.groups(root, url):  # records grouped under headings: the heading is a field
-        m = assign(requested, g.candidates, entity=entity, aliases=aliases_of(plan))
+        m = assign(requested, g.candidates, entity=entity, aliases=aliases_of(plan), units=field_units(plan))
         add(g.records_xpath, m, g.rows, f"sections {g.records_xpath} under <{g.heading}>", None, g.candidates)
     for lb in textlines.blocks(root):  # records as separator-delimited text lines
         lc = _kind_named(plan, textlines.candidates(lb))
-        m = _last_left(requested, lc, assign(requested, lc, entity=entity, aliases=aliases_of(plan)))
+        m = _last_left(
+            requested,
+            lc,
+            assign(requested, lc, entity=entity, aliases=aliases_of(plan), units=field_units(plan)),
+        )
         add(lb.records_xpath, m, lb.rows, f"text lines {lb.records_xpath} split by {lb.sep!r}", None, lc)
     table_rows = {tr for t in root.xpath("//table") for tr in t.iter("tr")}
     # On a sub-page of an index (one letter, one year) two records already show the repeated shape.
@@ -418,7 +430,7 @@ def induce_page(
             # an action link (vote?id=, sendmessage.php) whose targets fail or are one page: another link
             region.detail_link, got = detaillinks.verified(region, cands, got, sample, url, DETAIL_SAMPLES)
             extra = detail_candidates(got)
-        m = assign(requested, cands + extra, entity=entity, aliases=aliases_of(plan))
+        m = assign(requested, cands + extra, entity=entity, aliases=aliases_of(plan), units=field_units(plan))
         via = " (+ detail pages)" if any(x.candidate.where == "detail" for x in m.values()) else ""
         why = f"records {region.records_xpath} ({region.count}){via}"
         add(region.records_xpath, m, region.count, why, region.detail_link, cands + extra)

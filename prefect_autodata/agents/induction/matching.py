@@ -558,6 +558,33 @@ def _unit_rivals(
                 whys[(i, j)] = (f"{why}; its unit names {requested[hits[0]]!r}", ev)
 
 
+def _asked_units(
+    requested: list[str],
+    candidates: list[Candidate],
+    matrix: list[list[float]],
+    whys: dict[tuple[int, int], tuple[str, str]],
+    units: dict[str, str],
+) -> None:
+    """A field the request reads in a unit ("height in feet") is served by the column whose header
+    writes that unit ("Height (ft)") before one whose header writes another ("Height (m)"): the unit
+    is what the numbers are counted in, not a difference of name."""
+    for i, r in enumerate(requested):
+        asked = lx.unit_symbol(units.get(r))
+        if asked is None:
+            continue
+        for j, c in enumerate(candidates):
+            shown = lx.header_unit(c.label)
+            if shown is None or matrix[i][j] <= 0:
+                continue
+            why, ev = whys[(i, j)]
+            if shown == asked:
+                matrix[i][j] = round(matrix[i][j] + 0.1, 4)
+                whys[(i, j)] = (f"{why}; its header writes the unit asked ({shown})", ev)
+            else:
+                matrix[i][j] = round(max(matrix[i][j] - 0.3, 0.0), 4)
+                whys[(i, j)] = (f"{why}; its header writes {shown}, not the {asked} asked", ev)
+
+
 def _prefixed(whole: Any, piece: Any) -> bool:
     """``whole`` is ``piece`` after a label of its own: ``"MSRP: $95,100"`` and ``"$95,100"``."""
     w, p = " ".join(str(whole or "").split()), " ".join(str(piece or "").split())
@@ -664,10 +691,12 @@ def assign(
     threshold: float = 0.45,
     eliminate: bool = True,
     aliases: dict[str, tuple[str, ...]] | None = None,
+    units: dict[str, str] | None = None,
 ) -> dict[str, Match]:
     """Each requested field → its best candidate (each candidate serves one field), assigned globally.
 
-    ``aliases`` are other names of a requested field (``aliases_of(plan)``), matched like its own.
+    ``aliases`` are other names of a requested field (``aliases_of(plan)``), matched like its own;
+    ``units`` the unit the request reads a field in (``rules.field_units``: "height in feet").
     Then the record's own name answers a text-like field no label named, and (``eliminate``)
     leftover fields take leftover unlabelled columns whose values have the field's type.
     """
@@ -690,6 +719,7 @@ def assign(
             whys[(i, j)] = (why, ev)
         matrix.append(row)
     _unit_rivals(requested, profs, matrix, whys, aliases)
+    _asked_units(requested, candidates, matrix, whys, units or {})
     _whole_over_piece(candidates, matrix, whys)
     out: dict[str, Match] = {}
     used: set[int] = set()

@@ -230,6 +230,8 @@ def typed_rule(name: str, cand: Candidate, asked: str | None = None) -> FieldRul
         # a number with its unit ("20 mpg", "3.5 L") is a number to the eye, not to the number
         # transform: typed, every row would be refused at run time; the value is kept as shown
         col, tr, unit = "string", tr[:own], None
+    if unit is None and col in ("integer", "float") and not minutes:
+        unit = lx.header_unit(cand.label)  # "Height (m)" over 412: the column counts metres
     return FieldRule(name=name, type=col, transforms=tr, unit=unit, **rule)
 
 
