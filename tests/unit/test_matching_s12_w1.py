@@ -39,7 +39,9 @@ def test_percents_read_as_their_number_with_the_unit():
     rule = typed_rule("score", Candidate(label="Score", values=["93%", "71 %", "8%"], rule={"xpath": "."}))
     assert rule.type == "float" and rule.unit == "%"
     assert [apply_transforms(v, rule.transforms) for v in ["93%", "71 %", "-0.5%"]] == [93, 71, -0.5]
-    mixed = typed_rule("score", Candidate(label="Score", values=["93%", "n/a", "8%"], rule={"xpath": "."}))
+    mixed = typed_rule(
+        "score", Candidate(label="Score", values=["93%", "about 90", "8%"], rule={"xpath": "."})
+    )
     assert mixed.type == "string"
 
 
@@ -80,3 +82,12 @@ def test_the_wild_bench_reads_a_field_in_a_unit_as_the_column_in_that_unit():
     assert bench.name_lenient(["name", "height"], fields, {"height": "m"}) == {"height": "height in metres"}
     assert bench.name_lenient(["name", "height"], fields, {"height": "ft"}) == {}
     assert bench.name_lenient(["name", "height"], fields) == {}
+
+
+def test_a_lone_dash_among_values_is_no_value():
+    est = typed_rule("estimated", Candidate(label="Est", values=["13:05", "—", "13:20"], rule={"xpath": "."}))
+    assert [apply_transforms(v, est.transforms) for v in ["13:05", "—", "13:20"]] == ["13:05", None, "13:20"]
+    gate = typed_rule("floors", Candidate(label="Floors", values=["12", "-", "7", "3"], rule={"xpath": "."}))
+    assert gate.type == "integer" and apply_transforms("-", gate.transforms) is None
+    dashes = typed_rule("mark", Candidate(label="Mark", values=["-", "-", "5"], rule={"xpath": "."}))
+    assert apply_transforms("-", dashes.transforms) == "-"  # mostly dashes: the column's own data

@@ -7,6 +7,7 @@ importing each other.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
@@ -173,6 +174,23 @@ def minutes_transforms(
     return [Transform(op="duration_minutes")], all(isinstance(r, int) for r in read)
 
 
+# A cell that shows only a dash or "n/a" among cells that show values: the page's mark for no value.
+_NO_VALUE = re.compile(r"^(?:[-\u2010-\u2015\u2212]{1,3}|n/?a)$", re.I)
+
+
+def _shown(v: Any) -> str:
+    return " ".join(str(v).split()) if v is not None else ""
+
+
+def _no_value_marks(values: list[Any]) -> list[str]:
+    """The no-value marks of a column (``"—"``, ``"-"``, ``"n/a"``) when some cells show one and more
+    than half of the filled cells show a value; [] otherwise (a column of dashes is its own data)."""
+    filled = [_shown(v) for v in values if _shown(v)]
+    marks = sorted({v for v in filled if _NO_VALUE.match(v)})
+    rest = [v for v in filled if not _NO_VALUE.match(v)]
+    return marks if marks and len(rest) > len(filled) / 2 else []
+
+
 _PERCENT = re.compile(r"^\s*([+\-\u2212]?\d[\d,.]*)\s?%\s*$")
 
 
@@ -192,6 +210,9 @@ def typed_rule(name: str, cand: Candidate, asked: str | None = None) -> FieldRul
     the unit the request reads the field in (``RequestField.unit``)."""
     rule = dict(cand.rule)
     tr = [Transform.model_validate(t) for t in rule.pop("transforms", [])]
+    if marks := _no_value_marks(cand.values):  # "—" for the cancelled flight's estimate: no value
+        tr.append(Transform(op="map", mapping=dict.fromkeys(marks), strict=False))
+        cand = dataclasses.replace(cand, values=[None if _shown(v) in marks else v for v in cand.values])
     own = len(tr)
     kind, share = dominant_type(cand.values)
     col = "string"
