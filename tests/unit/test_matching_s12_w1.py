@@ -91,3 +91,24 @@ def test_a_lone_dash_among_values_is_no_value():
     assert gate.type == "integer" and apply_transforms("-", gate.transforms) is None
     dashes = typed_rule("mark", Candidate(label="Mark", values=["-", "-", "5"], rule={"xpath": "."}))
     assert apply_transforms("-", dashes.transforms) == "-"  # mostly dashes: the column's own data
+
+
+def test_a_column_with_no_value_marks_is_no_key_column():
+    from prefect_autodata.agents.induction.assemble import _spec
+    from prefect_autodata.agents.induction.matching import Match
+
+    cands = {
+        "title": Candidate(label="Title", values=["Pilot", "Undertow", "Gull"], rule={"xpath": "./td[1]"}),
+        "viewers": Candidate(label="Viewers", values=["7.41", "N/A", "6.52"], rule={"xpath": "./td[2]"}),
+    }
+    spec, _ = _spec(
+        name="t",
+        description="",
+        url="http://127.0.0.1:9/e",
+        records_xpath="//tr[td]",
+        requested=["title", "viewers"],
+        matches={r: Match(r, c, 1.0, "label") for r, c in cands.items()},
+        detail_link=None,
+        pages=None,
+    )
+    assert spec.primary_key == ["title"]  # the episode without viewers lands, its viewers null

@@ -39,7 +39,7 @@ from prefect_autodata.agents.induction.matching import (
     expected_type,
 )
 from prefect_autodata.agents.induction.rules import Built as _Built
-from prefect_autodata.agents.induction.rules import field_units, typed_rule
+from prefect_autodata.agents.induction.rules import field_units, no_value_marks, typed_rule
 from prefect_autodata.agents.induction.scoped import filter_matches
 from prefect_autodata.agents.induction.selectors import detail_candidates
 from prefect_autodata.runtime.policy import FetchPolicy
@@ -152,7 +152,9 @@ def _spec(
     full = [
         c.name
         for c in cols
-        if c.name in matches and all(v not in (None, "") for v in matches[c.name].candidate.values)
+        if c.name in matches
+        and all(v not in (None, "") for v in matches[c.name].candidate.values)
+        and not no_value_marks(matches[c.name].candidate.values)  # "N/A" lands null: no key
     ]
     pk = pk or full or [c.name for c in cols]
     source = Source(

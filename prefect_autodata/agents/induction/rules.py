@@ -182,7 +182,7 @@ def _shown(v: Any) -> str:
     return " ".join(str(v).split()) if v is not None else ""
 
 
-def _no_value_marks(values: list[Any]) -> list[str]:
+def no_value_marks(values: list[Any]) -> list[str]:
     """The no-value marks of a column (``"—"``, ``"-"``, ``"n/a"``) when some cells show one and more
     than half of the filled cells show a value; [] otherwise (a column of dashes is its own data)."""
     filled = [_shown(v) for v in values if _shown(v)]
@@ -210,7 +210,7 @@ def typed_rule(name: str, cand: Candidate, asked: str | None = None) -> FieldRul
     the unit the request reads the field in (``RequestField.unit``)."""
     rule = dict(cand.rule)
     tr = [Transform.model_validate(t) for t in rule.pop("transforms", [])]
-    if marks := _no_value_marks(cand.values):  # "—" for the cancelled flight's estimate: no value
+    if marks := no_value_marks(cand.values):  # "—" for the cancelled flight's estimate: no value
         tr.append(Transform(op="map", mapping=dict.fromkeys(marks), strict=False))
         cand = dataclasses.replace(cand, values=[None if _shown(v) in marks else v for v in cand.values])
     own = len(tr)
