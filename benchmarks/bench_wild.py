@@ -117,19 +117,43 @@ def _words(name: str) -> set[str]:
     return {w for w in re.split(r"[\s_]+", name.lower()) if w}
 
 
-def name_lenient(columns: list[str], fields: list[str]) -> dict[str, str]:
+def _read_in(field: str, column: str, units: dict[str, str]) -> bool:
+    """True when ``field`` is ``column`` read in the unit the spec declares for it: "height in metres"
+    is the column ``height`` whose numbers the spec counts in m (the product keeps the unit a sentence
+    reads a field in as the column's unit, not in its name)."""
+    from prefect_autodata.agents.induction.lexicon import unit_symbol
+
+    m = re.match(r"^(.*\S)\s+in\s+(?:the\s+)?(\S.*)$", field.lower())
+    unit = unit_symbol(units.get(column))
+    return (
+        bool(m)
+        and unit is not None
+        and _words(m.group(1)) <= _words(column)
+        and unit_symbol(m.group(2)) == unit
+    )
+
+
+def name_lenient(
+    columns: list[str], fields: list[str], units: dict[str, str] | None = None
+) -> dict[str, str]:
     """Renames that give an unnamed expected field the one column whose name holds all its words.
 
     The sentence may say "year opened" where expected.yaml says ``opened``: the product names the
     column after the sentence (``year_opened``). A field already present, or two candidate columns,
-    keep the strict reading.
+    keep the strict reading. A field read in a unit ("height in metres") is the column of its other
+    words whose declared unit (``units``, the spec's) is that unit.
     """
     have = {c.lower() for c in columns}
     out: dict[str, str] = {}
     for f in fields:
         if f.lower() in have:
             continue
-        hits = [c for c in columns if _words(f) <= _words(c) and c.lower() not in {x.lower() for x in fields}]
+        hits = [
+            c
+            for c in columns
+            if (_words(f) <= _words(c) or _read_in(f, c, units or {}))
+            and c.lower() not in {x.lower() for x in fields}
+        ]
         if len(hits) == 1 and hits[0] not in out:
             out[hits[0]] = f
     return out
@@ -174,7 +198,7 @@ def run_site(site: WildSite, base_url: str, root: Path) -> WildResult:
             units = {spaced.get(c.replace("_", " ").lower(), c): u for c, u in spec_units(res.spec).items()}
             strict = score(df, site.truth, fields=site.fields, units=units)
             r.strict_f1 = round(strict.f1, 4)
-            lenient = name_lenient(r.columns, site.fields)
+            lenient = name_lenient(r.columns, site.fields, units)
             named = {lenient.get(c, c): u for c, u in units.items()}
             s = score(df.rename(columns=lenient), site.truth, fields=site.fields, units=named)
             r.f1 = round(s.f1, 4)

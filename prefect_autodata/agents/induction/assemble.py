@@ -39,7 +39,7 @@ from prefect_autodata.agents.induction.matching import (
     expected_type,
 )
 from prefect_autodata.agents.induction.rules import Built as _Built
-from prefect_autodata.agents.induction.rules import field_units, typed_rule
+from prefect_autodata.agents.induction.rules import field_units, no_value_marks, typed_rule
 from prefect_autodata.agents.induction.scoped import filter_matches
 from prefect_autodata.agents.induction.selectors import detail_candidates
 from prefect_autodata.runtime.policy import FetchPolicy
@@ -169,7 +169,9 @@ def _spec(
     full = [
         c.name
         for c in cols
-        if c.name in matches and all(v not in (None, "") for v in matches[c.name].candidate.values)
+        if c.name in matches
+        and all(v not in (None, "") for v in matches[c.name].candidate.values)
+        and not no_value_marks(matches[c.name].candidate.values)  # "N/A" lands null: no key
     ]
     pk = pk or _listing_key(full, matches) or full or [c.name for c in cols]
     source = Source(
@@ -181,7 +183,16 @@ def _spec(
         detail=detail,
         pagination=pages,
     )
-    code, notes = row_filter(plan, [c.name for c in cols]) if plan is not None else (None, [])
+    # a time scope restricts dates: a column of counts ("weeks released" 1, 2, 8) is none, whatever
+    # the plan typed it
+    undated = frozenset(
+        c.name
+        for c in cols
+        if c.name in matches
+        and (p := vt.profile(matches[c.name].candidate.values)).kind in vt.NUMERIC - {"year"}
+        and p.share >= 0.8
+    )
+    code, notes = row_filter(plan, [c.name for c in cols], undated) if plan is not None else (None, [])
     spec = CollectorSpec(
         name=name,
         description=description,
@@ -256,27 +267,33 @@ def _last_left(requested: list[str], cands: list[Candidate], m: dict[str, Match]
     """Text lines label nothing, so their pieces are told apart by type alone. When every requested
     field but one found its piece and exactly one filled piece is left, that piece is the field's,
     unless its values contradict what the field's name implies (a price among words): the one
-    field and the one column left over ("motor" beside the model, price and mileage)."""
+    field and the one column left over ("motor" beside the model, price and mileage). So too in a
+    table whose every column serves a field: the one value it shows only in an attribute (a logo's
+    alt, an icon's title) is the one field no header named ("airline" beside the flight number)."""
     missing = [r for r in requested if r not in m]
-    if len(missing) != 1 or not m or any(c.label for c in cands):
+    if len(missing) != 1 or not m:
         return m
     used = {id(x.candidate) for x in m.values()}
     used_rules = {repr(x.candidate.rule) for x in m.values()}
+    # the pieces of a cell read whole, and the cell of a piece read, are that cell's
+    wholes = {id(x.candidate.whole) for x in m.values() if x.candidate.whole is not None}
     left = [
         c
         for c in cands
         if id(c) not in used
+        and id(c) not in wholes
+        and not (c.whole is not None and (id(c.whole) in used or id(c.whole) in wholes))
         and repr(c.rule) not in used_rules
-        and sum(1 for v in c.values if str(v).strip()) >= 0.5 * max(len(c.values), 1)
-        and len({str(v).strip() for v in c.values if str(v).strip()}) > 1
+        and sum(1 for v in c.values if v is not None and str(v).strip()) >= 0.5 * max(len(c.values), 1)
+        and len({str(v).strip() for v in c.values if v is not None and str(v).strip()}) > 1
     ]
-    if len(left) != 1:
+    if len(left) != 1 or left[0].label:
         return m
     r, c = missing[0], left[0]
     fam = expected_type(r)
     if fam is not None and vt.fit(fam, vt.profile(c.values)) < 0:
         return m
-    why = "the one requested field and the one piece of the lines no other field took"
+    why = "the one requested field and the one value (a piece of the lines, an attribute) no other field took"
     return {
         q: (m[q] if q in m else Match(q, c, 0.45, why, "elimination")) for q in requested if q in m or q == r
     }
@@ -346,7 +363,13 @@ def induce_page(
         if t.header_column or t.rows < 2 or any(t.element is g.table for g in grouped):
             continue
         cands = tables.with_parts(t, _table_candidates(t))  # + the pieces of compound cells
-        m = assign(requested, cands, entity=entity, aliases=aliases_of(plan))
+        if not t.transposed:
+            cands += attrs.candidates(t.body)  # values a row shows only in title/alt (a logo's airline)
+        m = _last_left(
+            requested,
+            cands,
+            assign(requested, cands, entity=entity, aliases=aliases_of(plan), units=field_units(plan)),
+        )
         detail_link = dl = None
         if t.links and len(m) < len(requested):
             # the first link column whose targets answer (an image's file page 404s, the name's article)
@@ -364,7 +387,9 @@ def induce_page(
             dl, samples = detaillinks.first_answering(options, sample_of, url, DETAIL_SAMPLES)
         if dl is not None:
             extra = detail_candidates(samples)
-            m = assign(requested, cands + extra, entity=entity, aliases=aliases_of(plan))
+            m = assign(
+                requested, cands + extra, entity=entity, aliases=aliases_of(plan), units=field_units(plan)
+            )
             detail_link = dl
         add(
             t.records_xpath,
@@ -385,7 +410,9 @@ def induce_page(
             if rg.detail_link
             else []
         )
-        m = assign(requested, rg.candidates + extra, entity=entity, aliases=aliases_of(plan))
+        m = assign(
+            requested, rg.candidates + extra, entity=entity, aliases=aliases_of(plan), units=field_units(plan)
+        )
         add(
             rg.records_xpath,
             m,
@@ -395,11 +422,15 @@ def induce_page(
             rg.candidates + extra,
         )
     for g in sections.groups(root, url):  # records grouped under headings: the heading is a field
-        m = assign(requested, g.candidates, entity=entity, aliases=aliases_of(plan))
+        m = assign(requested, g.candidates, entity=entity, aliases=aliases_of(plan), units=field_units(plan))
         add(g.records_xpath, m, g.rows, f"sections {g.records_xpath} under <{g.heading}>", None, g.candidates)
     for lb in textlines.blocks(root):  # records as separator-delimited text lines
         lc = _kind_named(plan, textlines.candidates(lb))
-        m = _last_left(requested, lc, assign(requested, lc, entity=entity, aliases=aliases_of(plan)))
+        m = _last_left(
+            requested,
+            lc,
+            assign(requested, lc, entity=entity, aliases=aliases_of(plan), units=field_units(plan)),
+        )
         add(lb.records_xpath, m, lb.rows, f"text lines {lb.records_xpath} split by {lb.sep!r}", None, lc)
     table_rows = {tr for t in root.xpath("//table") for tr in t.iter("tr")}
     # On a sub-page of an index (one letter, one year) two records already show the repeated shape.
@@ -418,7 +449,7 @@ def induce_page(
             # an action link (vote?id=, sendmessage.php) whose targets fail or are one page: another link
             region.detail_link, got = detaillinks.verified(region, cands, got, sample, url, DETAIL_SAMPLES)
             extra = detail_candidates(got)
-        m = assign(requested, cands + extra, entity=entity, aliases=aliases_of(plan))
+        m = assign(requested, cands + extra, entity=entity, aliases=aliases_of(plan), units=field_units(plan))
         via = " (+ detail pages)" if any(x.candidate.where == "detail" for x in m.values()) else ""
         why = f"records {region.records_xpath} ({region.count}){via}"
         add(region.records_xpath, m, region.count, why, region.detail_link, cands + extra)

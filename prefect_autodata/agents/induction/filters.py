@@ -136,9 +136,11 @@ def _kind_of(plan: Any) -> Any:
     return kinds.get(name)
 
 
-def _time_column(columns: list[str], plan: Any) -> str | None:
+def _time_column(columns: list[str], plan: Any, undated: frozenset[str] = frozenset()) -> str | None:
     """The column a time scope restricts: a date or year column by name, else a requested field the
-    plan types as a date or normalises to date/year/season ("trading day" of a daily price)."""
+    plan types as a date or normalises to date/year/season ("trading day" of a daily price). A column
+    whose values are counts (``undated``: "weeks released" 1, 2, 8) holds no time to restrict."""
+    columns = [c for c in columns if c not in undated]
     col = next((c for c in columns if expected_type(c) in ("date", "year")), None)
     if col is not None:
         return col
@@ -219,8 +221,12 @@ def scope_keys(plan: Any, requested: list[str], labels: dict[Any, str], taken: s
     return out
 
 
-def row_filter(plan: Any, columns: list[str]) -> tuple[str | None, list[str]]:
-    """``(python code or None, notes)`` for the plan's filters and time scope over ``columns``."""
+def row_filter(
+    plan: Any, columns: list[str], undated: frozenset[str] = frozenset()
+) -> tuple[str | None, list[str]]:
+    """``(python code or None, notes)`` for the plan's filters and time scope over ``columns``;
+    ``undated``: columns whose sampled values are plain numbers, no dates or years (see
+    ``_time_column``)."""
     out: list[tuple[str, str, Any, str]] = []
     notes: list[str] = []
     for f in getattr(plan, "filters", None) or []:
@@ -243,7 +249,7 @@ def row_filter(plan: Any, columns: list[str]) -> tuple[str | None, list[str]]:
         out.append((col, f.op, value, kind))
     scope = getattr(plan, "time_scope", None)
     if scope is not None:
-        col = _time_column(columns, plan)
+        col = _time_column(columns, plan, undated)
         lo = (
             scope.start_date.isoformat()
             if scope.start_date

@@ -738,6 +738,66 @@ NARROWER: dict[str, frozenset[str]] = {
 }
 
 
+# Units of measure and how a header or a sentence spells them ("Height (m)", "height in metres"):
+# the symbol first. A unit is what a number is counted in, never a difference of name.
+_UNITS = (
+    "m: metre, metres, meter, meters, mtr",
+    "ft: feet, foot",
+    "km: kilometre, kilometres, kilometer, kilometers, kms",
+    "mi: mile, miles",
+    "cm: centimetre, centimetres, centimeter, centimeters",
+    "mm: millimetre, millimetres, millimeter, millimeters",
+    "in: inch, inches",
+    "kg: kilo, kilos, kilogram, kilograms, kgs",
+    "g: gram, grams, gramme, grammes",
+    "lb: lbs, pound, pounds",
+    "t: tonne, tonnes, ton, tons",
+    "s: sec, secs, second, seconds",
+    "min: mins, minute, minutes",
+    "h: hr, hrs, hour, hours",
+    "mph: miles per hour",
+    "km/h: kmh, kph, kilometres per hour, kilometers per hour",
+    "°c: c, celsius, degrees celsius",
+    "°f: f, fahrenheit, degrees fahrenheit",
+    "%: percent, per cent, pct",
+    "sq ft: sqft, ft2, ft², square feet, square foot",
+    "m²: m2, sq m, sqm, square metre, square metres, square meter, square meters",
+)
+UNIT_OF: dict[str, str] = {
+    w.strip(): sym for sym, _, rest in (u.partition(": ") for u in _UNITS) for w in [sym, *rest.split(",")]
+}
+
+
+def unit_symbol(text: str | None) -> str | None:
+    """The unit ``text`` spells (``"metres"`` and ``"m"``: ``"m"``), else None."""
+    if not text:
+        return None
+    t = " ".join(str(text).casefold().strip(" .()[]").split())
+    return UNIT_OF.get(t)
+
+
+_HEADER_UNIT = re.compile(
+    r"^(.*?\S)\s*(?:\(([^()]{1,14})\)|\[([^\[\]]{1,14})\]|,\s*([^\W\d_][^,]{1,10}))\s*$"
+)
+
+
+def header_unit(label: str | None) -> str | None:
+    """The unit a header writes after its name ("Height (m)", "Weight [kg]", "Area, sq ft"), else None."""
+    m = _HEADER_UNIT.match(" ".join(str(label or "").split()))
+    return unit_symbol(next((g for g in m.groups()[1:] if g), None)) if m else None
+
+
+# Places one text writes together with commas go from the narrowest to the broadest ("Austin, Texas,
+# USA"; "Haikou, China"): the rank of each place concept in that order.
+PLACE_ORDER: dict[str, int] = {"address": 0, "city": 1, "state": 2, "country": 3}
+
+
+def place_rank(text: str) -> int | None:
+    """The rank in ``PLACE_ORDER`` of the one place concept ``text`` names ("town": city), else None."""
+    ranks = {PLACE_ORDER[k] for k in concept_keys(text) if k in PLACE_ORDER}
+    return ranks.pop() if len(ranks) == 1 else None
+
+
 def narrower(general: set[str], specific: set[str]) -> bool:
     """True when a concept of ``specific`` is a narrower meaning of one of ``general``."""
     return any(NARROWER.get(g, frozenset()) & specific for g in general)

@@ -116,6 +116,11 @@ def _abbrev(r: str, lab: str) -> float:
         elif len(pw) == 1 and len(lt) == 2 and len(lt[-1]) >= 3:
             # a qualifier before an abbreviated head word: "Hiring org." for organization
             s = 0.85 * skeleton(lt[-1], pw[0])
+            w0 = pw[0]
+            if len(lt[0]) + len(lt[-1]) < len(w0) and w0.startswith(lt[0]) and w0.endswith(lt[-1]):
+                # a compound word cut to its first part's initials and its head ("T-Meter" for
+                # tomatometer, "H Count" for headcount)
+                s = max(s, 0.8)
         else:
             s = 0.0
         best = max(best, s * w)
@@ -572,6 +577,33 @@ def _unit_rivals(
                 whys[(i, j)] = (f"{why}; its unit names {requested[hits[0]]!r}", ev)
 
 
+def _asked_units(
+    requested: list[str],
+    candidates: list[Candidate],
+    matrix: list[list[float]],
+    whys: dict[tuple[int, int], tuple[str, str]],
+    units: dict[str, str],
+) -> None:
+    """A field the request reads in a unit ("height in feet") is served by the column whose header
+    writes that unit ("Height (ft)") before one whose header writes another ("Height (m)"): the unit
+    is what the numbers are counted in, not a difference of name."""
+    for i, r in enumerate(requested):
+        asked = lx.unit_symbol(units.get(r))
+        if asked is None:
+            continue
+        for j, c in enumerate(candidates):
+            shown = lx.header_unit(c.label)
+            if shown is None or matrix[i][j] <= 0:
+                continue
+            why, ev = whys[(i, j)]
+            if shown == asked:
+                matrix[i][j] = round(matrix[i][j] + 0.1, 4)
+                whys[(i, j)] = (f"{why}; its header writes the unit asked ({shown})", ev)
+            else:
+                matrix[i][j] = round(max(matrix[i][j] - 0.3, 0.0), 4)
+                whys[(i, j)] = (f"{why}; its header writes {shown}, not the {asked} asked", ev)
+
+
 def _prefixed(whole: Any, piece: Any) -> bool:
     """``whole`` is ``piece`` after a label of its own: ``"MSRP: $95,100"`` and ``"$95,100"``."""
     w, p = " ".join(str(whole or "").split()), " ".join(str(piece or "").split())
@@ -678,10 +710,12 @@ def assign(
     threshold: float = 0.45,
     eliminate: bool = True,
     aliases: dict[str, tuple[str, ...]] | None = None,
+    units: dict[str, str] | None = None,
 ) -> dict[str, Match]:
     """Each requested field → its best candidate (each candidate serves one field), assigned globally.
 
-    ``aliases`` are other names of a requested field (``aliases_of(plan)``), matched like its own.
+    ``aliases`` are other names of a requested field (``aliases_of(plan)``), matched like its own;
+    ``units`` the unit the request reads a field in (``rules.field_units``: "height in feet").
     Then the record's own name answers a text-like field no label named, and (``eliminate``)
     leftover fields take leftover unlabelled columns whose values have the field's type.
     """
@@ -704,6 +738,7 @@ def assign(
             whys[(i, j)] = (why, ev)
         matrix.append(row)
     _unit_rivals(requested, profs, matrix, whys, aliases)
+    _asked_units(requested, candidates, matrix, whys, units or {})
     _whole_over_piece(candidates, matrix, whys)
     out: dict[str, Match] = {}
     used: set[int] = set()
@@ -756,7 +791,65 @@ def assign(
         why = "one different short word value per record: the record's name"
         out[r] = Match(r, candidates[j], threshold, why, "identity")
     _whole_when_pieces_unused(candidates, out)
+    _places_apart(requested, candidates, out)
     return {r: out[r] for r in requested if r in out}
+
+
+def _places_apart(requested: list[str], candidates: list[Candidate], out: dict[str, Match]) -> None:
+    """Places asked apart that one text writes together: "Haikou, China" under "City" when city and
+    country are asked. The field the label named took the whole text; its comma pieces go from the
+    narrowest place to the broadest (``lexicon.PLACE_ORDER``), so each place asked takes the piece of
+    its rank: all pieces in order, or two places the first and the last piece. Nothing moves when a
+    place asked has a column of its own, when two fields ask one rank or the pieces hold numbers."""
+    for r, m in list(out.items()):
+        whole, rank = m.candidate, lx.place_rank(r)
+        if rank is None or whole.whole is not None:
+            continue
+        pieces = [c for c in candidates if c.whole is whole]
+        # a place asked may hold a piece already (by elimination, its rank unread): it is placed anew
+        cut = {f for f, x in out.items() if x.candidate.whole is whole}
+        used = {_rule_key(x.candidate) for f, x in out.items() if f not in cut}
+        if len(pieces) < 2 or any(_rule_key(p) in used for p in pieces) or not _comma_joined(whole, pieces):
+            continue
+        if any(vt.profile(p.values).kind in vt.NUMERIC for p in pieces):
+            continue
+        if any(lx.place_rank(f) is None for f in cut):
+            continue  # another field's value is a piece of it: no places written together
+        asked = [(rank, r)] + [
+            (k, f) for f in requested if (f not in out or f in cut) and (k := lx.place_rank(f)) is not None
+        ]
+        if len(asked) < 2 or len({k for k, _ in asked}) != len(asked):
+            continue
+        asked.sort()
+        if len(asked) == len(pieces):
+            placed = list(zip(asked, pieces, strict=True))
+        elif len(asked) == 2:
+            placed = [(asked[0], pieces[0]), (asked[1], pieces[-1])]
+        else:
+            continue
+        for (_, f), piece in placed:
+            lab = whole.label if f == r else None
+            cand = replace(piece, label=lab, anchor=whole.anchor if f == r else piece.anchor)
+            why = f"piece {pieces.index(piece) + 1} of {len(pieces)} of {whole.label or 'a text'!r}"
+            why += ": places written together go from the narrowest to the broadest"
+            out[f] = Match(f, cand, m.score if f == r else m.score - 0.01, why, m.evidence)
+
+
+def _comma_joined(whole: Candidate, pieces: list[Candidate]) -> bool:
+    """True when every value of ``whole`` is its pieces' values joined by ", " (and some is)."""
+    rows = list(zip(whole.values, *(p.values for p in pieces), strict=False))
+    if len(rows) != len(whole.values) or not rows:
+        return False
+    filled = 0
+    for w, *ps in rows:
+        if w in (None, ""):
+            continue
+        filled += 1
+        if any(p in (None, "") for p in ps) or re.sub(
+            r"\s*,\s+", ", ", " ".join(str(w).split())
+        ) != ", ".join(" ".join(str(p).split()) for p in ps):
+            return False
+    return filled >= 2
 
 
 def _whole_when_pieces_unused(candidates: list[Candidate], out: dict[str, Match]) -> None:

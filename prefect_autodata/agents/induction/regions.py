@@ -21,6 +21,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from prefect_autodata.agents.induction import lexicon as lx
 from prefect_autodata.agents.induction.dom import (
     SKIP_TAGS,
     abs_path,
@@ -434,6 +435,8 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
         elif label and not head and label in classes(node) and not any(node.get(a) for a in _LABEL_ATTRS):
             by_class.append(len(out))  # named by a CSS class only: a weaker name than a property
         aliases: list[str] = [*lead_alias, *class_alias]
+        if what == "text":  # '<span class="octicon octicon-star"></span> 412': the icon names the count
+            aliases += [w for w in icon_words([nd for _, nd in got.values()]) if w != label]
         if attr and what != "prop":
             label = None
         elif not head:
@@ -561,6 +564,26 @@ def _link_text(node: Any) -> bool:
         and not clean(par.text)
         and not clean(node.tail)
     )
+
+
+def icon_words(nodes: list[Any]) -> list[str]:
+    """The words an icon inside every one of ``nodes`` is named by: a textless element whose class
+    spells a known word after its icon set's prefix ("octicon-star", "fa-comment", "icon-user"), as
+    icon fonts draw a count's meaning beside it. Words not every node's icon spells are dropped."""
+    common: list[str] | None = None
+    for node in nodes:
+        words: list[str] = []
+        for e in node.iterdescendants():
+            if not isinstance(e.tag, str) or clean(e.text_content()) or len(e):
+                continue
+            for c in classes(e):
+                for w in re.split(r"[-_]", c.casefold())[1:]:
+                    if len(w) >= 3 and w.isalpha() and w not in words and lx.is_known_word(w):
+                        words.append(w)
+        common = words if common is None else [w for w in common if w in words]
+        if not common:
+            return []
+    return (common or [])[:2]
 
 
 def _other_classes(node: Any, label: str | None) -> list[str]:
@@ -988,6 +1011,16 @@ def _grab(pattern: str, value: Any, group: int | str = 1) -> str | None:
     return clean(m.group(group)) if m and m.group(group) else None
 
 
+def comma_run(filled: list[str]) -> bool:
+    """True when every value holds one same number of ", " (at least one): values run together by
+    commas ("Rioja, Spain"; "Haikou, China"), as the text shows them."""
+    return (
+        bool(filled)
+        and bool(_COMMA.search(filled[0]))
+        and all(len(_COMMA.findall(v)) == len(_COMMA.findall(filled[0])) for v in filled)
+    )
+
+
 def slot_pieces(values: list[Any]) -> tuple[list[tuple[str, list[str | None]]], int | None]:
     """(regex, values) per piece of a slot whose values run several values together, and the index of
     the piece that carries the slot's own meaning (the name beside a code or a year), or None when
@@ -1038,9 +1071,7 @@ def slot_pieces(values: list[Any]) -> tuple[list[tuple[str, list[str | None]]], 
         return lead, None
     if sep is not None and sep != "\t":
         s = sep_regex(sep)
-    elif all(len(_COMMA.findall(v)) == len(_COMMA.findall(filled[0])) for v in filled) and _COMMA.search(
-        filled[0]
-    ):
+    elif comma_run(filled):
         s = _COMMA.pattern
     else:
         return [], None

@@ -7,6 +7,7 @@ importing each other.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
@@ -173,28 +174,35 @@ def minutes_transforms(
     return [Transform(op="duration_minutes")], all(isinstance(r, int) for r in read)
 
 
-_ONE_PERCENT = re.compile(r"^([-+−]?)\s?(\d+(?:[.,]\d+)?)\s?%$")
+# A cell that shows only a dash or "n/a" among cells that show values: the page's mark for no value.
+_NO_VALUE = re.compile(r"^(?:[-\u2010-\u2015\u2212]{1,3}|n/?a)$", re.I)
+
+
+def _shown(v: Any) -> str:
+    return " ".join(str(v).split()) if v is not None else ""
+
+
+def no_value_marks(values: list[Any]) -> list[str]:
+    """The no-value marks of a column (``"—"``, ``"-"``, ``"n/a"``) when some cells show one and more
+    than half of the filled cells show a value; [] otherwise (a column of dashes is its own data)."""
+    filled = [_shown(v) for v in values if _shown(v)]
+    marks = sorted({v for v in filled if _NO_VALUE.match(v)})
+    rest = [v for v in filled if not _NO_VALUE.match(v)]
+    return marks if marks and len(rest) > len(filled) / 2 else []
+
+
+_PERCENT = re.compile(r"^\s*([+\-\u2212]?\d[\d,.]*)\s?%\s*$")
 
 
 def percent_transforms(values: list[Any]) -> list[Transform] | None:
-    """Transforms reading shares shown with a percent sign ("49.25%", "+2.81 %", "-1.2%") as the number
-    of percent, or None when a filled value is not one such share (a range, a share with words)."""
-    nums = []
-    for v in values:
-        if v is None or not str(v).strip():
-            continue
-        m = _ONE_PERCENT.match(" ".join(str(v).split()))
-        if not m:
-            return None
-        nums.append(m.group(2))
-    if not nums or any("," in n for n in nums):
-        return None  # a decimal comma ("49,25 %") is read as shown
-    return [
-        Transform(op="regex", pattern=r"[-+−]?\s?\d+(?:\.\d+)?(?=\s?%)", group=0),
-        Transform(op="replace", pattern=r"[\s+]", value=""),
-        Transform(op="replace", pattern="−", value="-"),
-        Transform(op="number"),
-    ]
+    """Transforms reading percents (``"93%"``, ``"+2.81 %"``, ``"-0.50%"``) as their number, or None
+    when some filled value is not one: a share is a number of percent, as a price is one of dollars."""
+    filled = [" ".join(str(v).split()) for v in values if v is not None and str(v).strip()]
+    ms = [_PERCENT.match(v) for v in filled]
+    if len(filled) < 2 or not all(ms):
+        return None
+    grab = Transform(op="regex", pattern=_PERCENT.pattern, group=1)
+    return [grab, *_number_steps([m.group(1).lstrip("+-\u2212") for m in ms if m])]
 
 
 def typed_rule(name: str, cand: Candidate, asked: str | None = None) -> FieldRule:
@@ -202,6 +210,9 @@ def typed_rule(name: str, cand: Candidate, asked: str | None = None) -> FieldRul
     the unit the request reads the field in (``RequestField.unit``)."""
     rule = dict(cand.rule)
     tr = [Transform.model_validate(t) for t in rule.pop("transforms", [])]
+    if marks := no_value_marks(cand.values):  # "—" for the cancelled flight's estimate: no value
+        tr.append(Transform(op="map", mapping=dict.fromkeys(marks), strict=False))
+        cand = dataclasses.replace(cand, values=[None if _shown(v) in marks else v for v in cand.values])
     own = len(tr)
     kind, share = dominant_type(cand.values)
     col = "string"
@@ -232,15 +243,16 @@ def typed_rule(name: str, cand: Candidate, asked: str | None = None) -> FieldRul
         tr += money
         unit = money_unit(cand.values)
     elif share == 1.0 and kind == "percent" and (pct := percent_transforms(cand.values)):
-        col = "float"  # "49.25%": the number of percent, the unit kept
+        col, unit = "float", "%"  # "93%", "+2.81%": the number of percent, the unit kept in the rule
         tr += pct
-        unit = "%"
     elif (kind != "year" or share < 1.0) and lx.family(name) == "year" and _one_year_each(cand.values):
         tr += [Transform(op="regex", pattern=_YEAR_IN)]  # the year asked, inside "NeurIPS 2019" or a date
     if col != "string" and not _reads_all(cand.values, tr[own:]):
         # a number with its unit ("20 mpg", "3.5 L") is a number to the eye, not to the number
         # transform: typed, every row would be refused at run time; the value is kept as shown
         col, tr, unit = "string", tr[:own], None
+    if unit is None and col in ("integer", "float") and not minutes:
+        unit = lx.header_unit(cand.label)  # "Height (m)" over 412: the column counts metres
     return FieldRule(name=name, type=col, transforms=tr, unit=unit, **rule)
 
 

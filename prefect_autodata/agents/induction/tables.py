@@ -753,6 +753,22 @@ def _line_parts(t: Table, i: int) -> list[tuple[dict[str, Any], list[str]]]:
     return out if len(out) >= 2 else []
 
 
+def _comma_sep(filled: list[str]) -> str | None:
+    """The separator regex of cells that run short values together with ", " the same number of times
+    in every row ("Haikou, China": a city and its country), else None. A date ("Mar 4, 2014"), an
+    amount, prose or more than four pieces is one value, whatever its commas."""
+    from prefect_autodata.agents.induction import values as vt
+    from prefect_autodata.agents.induction.regions import _COMMA, _DATED, _PIECES_MAX, _WHOLE_KINDS, comma_run
+
+    if len(filled) < 3 or any(len(v) > _PIECES_MAX for v in filled) or not comma_run(filled):
+        return None
+    if any(vt.kind_of(v) in _WHOLE_KINDS or _DATED.search(v) for v in filled):
+        return None
+    if len(_COMMA.split(filled[0])) > 4:
+        return None
+    return _COMMA.pattern
+
+
 _ASIDE_PIECE = r"\(([^()]{1,40})\)$"  # the aside in parentheses at a cell's end: "(Vote for 1)"
 
 
@@ -766,8 +782,8 @@ def _text_parts(t: Table, i: int) -> list[tuple[dict[str, Any], list[str]]]:
         return []
     cw = {"op": "collapse_whitespace"}
     sep = find_separator(filled)
-    if sep is not None and sep != "\t":
-        s = sep_regex(sep)
+    s = sep_regex(sep) if sep is not None and sep != "\t" else _comma_sep(filled)
+    if s is not None:
         n = len(re.split(s, filled[0]))
         out = []
         for k in range(min(n, _MAX_PARTS)):
@@ -826,13 +842,18 @@ _ASIDE = (
 
 
 def _shown(t: Table, i: int) -> tuple[dict[str, Any], list[str]] | None:
-    """(rule, values) reading what the cells of column ``i`` show without their asides, when most of its
-    cells hold one ("7.41[11]" is 7.41 viewers; "7037128000000000000♠7,128 m" a hidden sort key before
-    the height; "September 24, 2012" beside a hidden "(2012-09-24)"); None when they hold none."""
+    """(rule, values) reading what the cells of column ``i`` show without their asides, when any of its
+    cells holds one ("7.41[11]" is 7.41 viewers; "7037128000000000000♠7,128 m" a hidden sort key before
+    the height; "September 24, 2012" beside a hidden "(2012-09-24)"; "Meridian Tower[2]" on the few
+    names a note is cited for: a mark is never part of the value, however few cells carry one); None
+    when they hold none."""
     cells = [(_cells(tr) + [None] * (i + 1))[i] for tr in t.body]
     texts = [c for c in cells if c is not None and cell_text(c)]
-    if len(texts) < 2 or not _mostly([bool(c.xpath(f".//*[{_ASIDE}]")) for c in texts], 0.6):
+    marked = [bool(c.xpath(f".//*[{_ASIDE}]")) for c in texts]
+    if len(texts) < 2 or not any(marked):
         return None
+    if not _mostly(marked, 0.6) and (_line_parts(t, i) or _text_parts(t, i)):
+        return None  # a few marks on cells of pieces ("Title (1994)[3]"): the pieces are read instead
     rule = {
         "xpath": f"{t.cell_xpath(i)}//text()[not(ancestor::*[{_ASIDE}])]",
         "join": " ",
