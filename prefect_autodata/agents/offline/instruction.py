@@ -109,6 +109,7 @@ _AMOUNT_UNIT = (
     r"(?:dollars?|euros?|usd|eur|gbp|chf|cad|aud|jpy|pounds?|yen|francs?|rupees?|bucks|k|bn|thousand|"
     r"million|billion|%|percent|hectares?|ha|acres?|km|kilomet(?:er|re)s?|miles?|mi|met(?:er|re)s?|m|ft|feet|foot|kg|kilos?|"
     r"kilograms?|g|grams?|lbs?|tons?|tonnes?|mb|gb|tb|kb|kw|kwh|mw|w|watts?|cc|hp|kcal|sq\s?ft|m2|m²|"
+    r"barrels?|gallons?|lit(?:er|re)s?|millilit(?:er|re)s?|ml|ounces?|oz|knots?|mph|kph|"
     r"square\s+(?:met(?:er|re)s?|feet|foot|miles?))"
 )
 _TIME_UNIT_WORDS = r"(?:seconds?|minutes?|mins|hours?|hrs|days?|weeks?|months?|years?|inch(?:es)?|in|cm|mm|celsius|fahrenheit|degrees?)"
@@ -564,7 +565,11 @@ _FIELD_TRIGGER = re.compile(
     r"(?:\s+to\s+(?:see|get|have|know))?|(?:give|show)(?:\s+(?:me|us))?)\s+(?:(?:the|their|its|his|her)\s+)?"
     # "For each used vehicle in this inventory, open its detail page and collect the stock number, year,
     # make": a request verb after another clause's "and", once the records were named, lists the fields
-    r"|(?<=\band )(?:collect|get|record|note|grab|extract|take|copy|capture|read)\s+(?:the|their|its|his|her)\s+",
+    r"|(?<=\band )(?:collect|get|record|note|grab|extract|take|copy|capture|read)\s+(?:the|their|its|his|her)\s+"
+    # "dog breeds and their average weight, life expectancy and ...", "solar farms in Spain commissioned
+    # between 2018 and 2022 and their capacity, operator and ...": the records' possessive after "and"
+    # opens the list of what to give for each of them
+    r"|(?<=\band )(?:their|its)\s+(?=[a-z])",
     re.I,
 )
 _FIELD_LEAD_IN = re.compile(
