@@ -37,3 +37,19 @@ def test_a_volume_unit_after_in_is_the_fields_unit_not_a_clause():
     assert _names(r) == ["daily_output", "depth", "operator"]
     r = _p("Collect every water tank with name, volume in litres and owner")
     assert _names(r) == ["name", "volume", "owner"]
+
+
+def test_a_wish_or_request_verb_opening_a_list_is_no_word_of_its_first_field():
+    r = _p("Where are the ski resorts in Austria? We need resort name, top elevation and lift count")
+    assert _names(r) == ["resort_name", "top_elevation", "lift_count"]
+    r = _p("bakeries in Ghent with a rating of at least 4 - want the name, street and opening hours")
+    assert _names(r) == ["name", "street", "opening_hours"]
+    r = _p("Which senators voted on bill 12? Give senator name, state and vote.")
+    assert _names(r) == ["senator_name", "state", "vote"]
+
+
+def test_a_relative_clause_without_its_pronoun_and_for_each_records_end_no_field_name():
+    r = _p("Her stage credits from the theatre archive: title, season and the part she sang.")
+    assert _names(r) == ["title", "season", "part"]
+    r = _p("Collect the storm list: name, date, peak wind in knots and basin for each storm.")
+    assert _names(r) == ["name", "date", "peak_wind", "basin"]

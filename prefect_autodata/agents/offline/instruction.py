@@ -713,6 +713,27 @@ def _clean_item(item: str, *, gerund: bool = False) -> str:
     item = re.sub(
         r"(?<=\w)\s+(?:who|which|that)\s+[a-z]+(?:\s+(?:it|them|him|her|one))?$", "", item, flags=re.I
     )
+    # "the character she played", "the role he is known for": a relative clause without its pronoun
+    item = re.sub(
+        r"(?<=[a-z])\s+(?:she|he|they|you|we|i)\s+(?:(?:is|was|are|were|has|had|have)\s+)?[a-z]+"
+        r"(?:\s+(?:in|for|on|at|with|to|as|by))?$",
+        "",
+        item,
+        flags=re.I,
+    )
+    # "I want market name", "need the name", "give member surname": the wish or the request verb that
+    # opens a list (after a question, a dash) is no word of its first field
+    item = re.sub(
+        r"^(?:(?:and|so|then|also|please)\s+)*(?:(?:(?:i|we)\s+(?:would like|['’]d like|need|want|wish)"
+        r"|(?:need|want)(?=\s+(?:the|their|its|his|her|all|a|an)\s))(?:\s+to\s+(?:see|get|have|know))?"
+        r"|(?:give|send)(?:\s+(?:me|us))?|(?:show|list|return|get|include|add)\s+(?:me|us)"
+        r"|(?:show|list|return|get|include|add)(?=\s+(?:the|their|its|his|her|all)\s))\s+",
+        "",
+        item,
+        flags=re.I,
+    )
+    # "region for each quake", "stars for every hotel": the records the field is given for
+    item = re.sub(r"(?<=\w)\s+(?:for|of)\s+(?:each|every)\s+[a-z]+(?:\s+[a-z]+)?$", "", item, flags=re.I)
     # "capacity in MW", "total time in minutes": the unit a value is read in is no part of its name,
     # it is the field's unit
     unit = re.search(r"(?<=\w)\s+in\s+(?:the\s+)?(" + _READ_IN_UNIT + r")$", item, flags=re.I)
