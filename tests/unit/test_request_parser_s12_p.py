@@ -53,3 +53,13 @@ def test_a_relative_clause_without_its_pronoun_and_for_each_records_end_no_field
     assert _names(r) == ["title", "season", "part"]
     r = _p("Collect the storm list: name, date, peak wind in knots and basin for each storm.")
     assert _names(r) == ["name", "date", "peak_wind", "basin"]
+
+
+def test_a_record_noun_that_is_no_english_word_is_the_dictionary_word_it_slips_from():
+    assert _p("plumbres in Leeds with name and phone").entity.singular == "plumber"
+    assert _p("Get every lighthuose in Maine with name and height").entity.singular == "lighthouse"
+    assert _p("all musuems with name and address").entity.singular == "museum"
+    # a short coinage, a spelling the dictionary lacks and a real word stay as written
+    assert _p("Collect every ebook with title and price").entity.singular == "ebook"
+    assert _p("all repos on https://code.example.org with name and stars").entity.singular == "repo"
+    assert _p("every webinar with title and date").entity.singular == "webinar"

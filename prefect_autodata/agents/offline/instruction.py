@@ -45,6 +45,7 @@ from prefect_autodata.agents.vocab import (
     REQUEST_VERBS,
     VERB_FIELDS,
     plural,
+    respelled_noun,
     singular,
     spelled,
 )
@@ -2208,6 +2209,11 @@ def parse_request(
     req.all_fields = all_fields
     if phrase:
         words = phrase.split()
+        if words[-1].islower() and (fixed := respelled_noun(words[-1])):
+            # "dentsts in Leeds", "satelites launched ...": a record noun that is no English word is the
+            # dictionary word it slips from
+            words[-1] = fixed
+            phrase = " ".join(words)
         last = words[-1] if words[-1].isupper() else plural(words[-1])  # an acronym stays as written
         req.entity = EntityName(singular=phrase, plural=" ".join([*words[:-1], last]))
 
