@@ -63,3 +63,23 @@ def test_a_record_noun_that_is_no_english_word_is_the_dictionary_word_it_slips_f
     assert _p("Collect every ebook with title and price").entity.singular == "ebook"
     assert _p("all repos on https://code.example.org with name and stars").entity.singular == "repo"
     assert _p("every webinar with title and date").entity.singular == "webinar"
+
+
+def test_a_question_whose_verb_follows_its_question_word_names_the_records_it_counts():
+    r = _p("What's arriving next? For each arrival give the train number, origin and platform.")
+    assert r.entity.singular == "arrival"
+    assert _names(r) == ["train_number", "origin", "platform"]
+    r = _p("How did each senator vote on bill 12? Give senator name, state and vote.")
+    assert r.entity.singular == "senator"
+    assert _p("What is playing tonight? For every film give title and start time").entity.singular == "film"
+
+
+def test_a_purpose_opening_may_end_in_an_imperative_request():
+    r = _p("I'm moving to Porto, so collect apartments in Porto with rent and size")
+    assert r.entity.singular == "apartment" and _names(r) == ["rent", "size"]
+
+
+def test_top_and_a_number_word_count_the_records_and_a_title_field_names_them():
+    r = _p("Top five at the chart this week: song title, artist and weeks on chart")
+    assert r.entity.singular == "song" and r.coverage == "top 5"
+    assert _p("Top three bakeries in Lyon with name and rating").entity.singular == "bakery"

@@ -1620,7 +1620,9 @@ _OPENING = re.compile(
     r"|(?:once|twice)\s+(?:a|per)\s+(?:day|week|month|hour)|daily|nightly|hourly|weekly|monthly)"
     r"\s*,?\s+(?=(?:i|we|please|" + "|".join(sorted(REQUEST_VERBS)) + r")\b)"
     r"|to\s+[a-z]+\s+[^,;:?]{1,80}?,?\s+(?=" + _WISH + r")"
-    r"|(?:i|we)\s*['’](?:m|re)\s+[a-z]+ing\b[^,;:?]{0,80},\s+(?:so\s+|and\s+)?(?=" + _WISH + r"))",
+    # ("I'm planning a road trip, so collect ...": the request may follow as an imperative)
+    r"|(?:i|we)\s*['’](?:m|re)\s+[a-z]+ing\b[^,;:?]{0,80},\s+(?:so\s+|and\s+)?(?=" + _WISH
+    + r"|(?:please\s+)?(?:" + "|".join(sorted(REQUEST_VERBS)) + r")\b))",
     re.I,
 )
 # "Turn this search result into a dataset of titles": the records are named after the container.
@@ -1665,6 +1667,8 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
             lw in LEAD_MODIFIERS
             or lw in ("me", "us", "up", "out", "down", "together", "off", "through")
             or re.fullmatch(r"\d+|top|first|latest|newest|most|recent|last|up-to-date", lw)
+            # "Top ten at the box office": a number word after "top" counts the records, it is none
+            or (lw in NUMBER_WORDS and i > 0 and toks[i - 1].group(0).lower() == "top")
         ):
             seen_det = seen_det or lw in _DETERMINERS
             counted = counted or lw in ("every", "each", "all", "any")
@@ -2009,10 +2013,41 @@ _TAIL_LEAD = re.compile(
 )
 
 
+# A question whose verb follows its question word names no records ("What's leaving soon?", "How did
+# each delegate vote ...?"): the records are the ones it or the sentence after it counts ("each delegate",
+# "For each departure give ...").
+_VERB_QUESTION = re.compile(
+    r"^(?:what(?:['’]s|\s+(?:is|are|was|were)(?=\s+[a-z]+ing\b))|how\s+(?:(?:many|much)\s+[a-z]+\s+)?"
+    r"(?:did|do|does|will|would|is|are|was|were))\s+(?P<body>[^?]+)\?\s*(?P<tail>.*)$",
+    re.I,
+)
+_COUNTED_RECORDS = re.compile(r"\b(?:each|every)\s+(?P<n>[a-z]{3,})\b(?!-)")
+_COUNTED_NOT_RECORDS = frozenset(
+    "day week month year hour minute second season quarter time one other".split()
+)
+
+
+def _verb_question(t: str) -> str | None:
+    m = _VERB_QUESTION.match(t)
+    if m is None:
+        return None
+    body, tail = m.group("body").strip(), m.group("tail").strip()
+    body = re.sub(r"^[a-z]{2,}ing\s+", "", body, flags=re.I)  # "What is showing tonight?": the verb
+    for part in (body, tail):
+        for c in _COUNTED_RECORDS.finditer(part):
+            n = c.group("n").lower()
+            if singular(n) in _COUNTED_NOT_RECORDS or n in BOUNDARY_WORDS | _DETERMINERS | FIELD_WORDS:
+                continue
+            return f"every {n}; {body}. {tail}".strip()
+    return None
+
+
 def _question(t: str) -> str:
     """ "Which charities have an income over 1 million? I need their name and website" → the request
     "charities with an income over 1 million, with name and website": a question names the records
     (its verb "have" introduces their features), and a field list may follow it as its own sentence."""
+    if (counted := _verb_question(t)) is not None:
+        return counted
     m = _QUESTION.match(t)
     if m is None:
         return t
@@ -2194,6 +2229,12 @@ def parse_request(
     only = list(_ONLY)
     said_fields, field_filters, all_fields, field_start = _find_fields(t, blocked)
     phrase, lead_fields = _entity(t, field_start, False)
+    if phrase is None and said_fields and not all_fields:
+        # "Top ten at the box office this weekend: movie title, ...": no records named but the first
+        # field's, the noun its title or name belongs to
+        own = re.fullmatch(r"(?:the\s+)?([a-z]{3,})\s+(?:title|name)", said_fields[0].strip().lower())
+        if own and own.group(1) not in FIELD_WORDS | BOUNDARY_WORDS | _DETERMINERS:
+            phrase = own.group(1)
     if lead_fields and not said_fields:
         said_fields = []
         for it in lead_fields:
