@@ -83,3 +83,21 @@ def test_top_and_a_number_word_count_the_records_and_a_title_field_names_them():
     r = _p("Top five at the chart this week: song title, artist and weeks on chart")
     assert r.entity.singular == "song" and r.coverage == "top 5"
     assert _p("Top three bakeries in Lyon with name and rating").entity.singular == "bakery"
+
+
+def test_brackets_closing_a_list_item_name_fields():
+    # a bracketed list enumerates the fields the item means
+    r = _p("Collect every game with the date, venue and the points scored by each (home points, away points).")
+    assert _names(r) == ["date", "venue", "home_point", "away_point"]
+    # a clause describing a field, its name in brackets
+    r = _p("List the threads with thread title, who opened it (starter), replies and views.")
+    assert _names(r) == ["thread_title", "starter", "reply", "view"]
+    # another name of the field: an alias the columns may be labelled by
+    r = _p("Collect the pitchers with name, earned run average (ERA) and wins.")
+    era = next(f for f in r.fields if f.normalized == "earned_run_average")
+    assert era.aliases == ["ERA"] and _names(r) == ["name", "earned_run_average", "win"]
+    # a unit, an aside and a list of the records' fields after a comparison stay as before
+    r = _p("Collect the towers with name, height (m), status (open or closed) and city.")
+    assert _names(r) == ["name", "height", "status", "city"] and all(not f.aliases for f in r.fields)
+    r = _p("podcasts with more than 900 ratings (title, host, rating count)")
+    assert _names(r) == ["title", "host", "rating_count"]

@@ -837,6 +837,7 @@ def _comparison(item: str) -> Filter | None:
 
 _ONLY: list[Filter] = []  # the "X only" filters of the sentence being read (a kind may read X itself)
 _READ_UNITS: dict[str, str] = {}  # the units its field items are read in ("time in minutes": minutes)
+_ALIASES: dict[str, str] = {}  # a field's other name written in brackets after it ("batting average (AVG)")
 
 
 def _listed(words: str, text: str) -> bool:
@@ -2147,6 +2148,55 @@ def _self_corrected(t: str) -> str:
     return _RESTARTED_RECORDS.sub(lambda m: m.group("verb") + " ", t, count=1)
 
 
+# Brackets closing an item of a field list that name fields: "the goals scored by each (home goals, away
+# goals)" enumerates the fields meant; "who started it (author)" names the field a clause describes;
+# "batting average (AVG)" gives the field's other name (its column's label), kept as an alias.
+_ITEM_END = r"(?=\s*(?:,|\band\b|\bor\b|[.;!?]|$))"
+_ITEM_WORD = r"(?:(?!(?:and|or)\b)[a-z][\w'’-]*)"
+_BRACKET_LIST = re.compile(
+    r"(?:(?<=[,:]\s)|(?<=\band\s))(?P<item>(?:and\s+)?(?:the\s+)?" + _ITEM_WORD + r"(?:\s+" + _ITEM_WORD + r"){0,8})"
+    r"\s*\((?P<list>[A-Za-z][\w'’ -]*(?:,\s*(?:and\s+)?[A-Za-z][\w'’ -]*)+)\)" + _ITEM_END
+)
+_BRACKET_CLAUSE = re.compile(
+    r"\b(?:who|what|which|when|where|how|whether)\s+[a-z][\w'’ ]{0,40}?\s*\((?P<name>[A-Za-z][\w.-]*"
+    r"(?:\s+[A-Za-z][\w.-]*){0,2})\)" + _ITEM_END,
+    re.I,
+)
+_BRACKET_ALIAS = re.compile(
+    r"(?P<item>\b[A-Za-z][\w'’-]*(?:\s+[A-Za-z][\w'’-]*){0,3})\s*\((?P<name>[A-Za-z][\w.-]*(?:\s+[A-Za-z][\w.-]*)"
+    r"{0,2})\)" + _ITEM_END
+)
+_NOT_A_NAME = frozenset("or and if for the a an to of e.g i.e etc".split())
+
+
+def _bracketed_names(raw: str) -> str:
+    def listed(m: re.Match[str]) -> str:
+        names = _split_list(m.group("list"), clean=False)
+        if len(names) < 2 or not _short_names([n.strip() for n in names]):
+            return m.group(0)
+        lead = "and " if m.group("item").startswith("and ") else ""
+        return lead + ", ".join(n.strip() for n in names)
+
+    def named(m: re.Match[str]) -> str:
+        name = m.group("name")
+        if set(name.lower().split()) & _NOT_A_NAME or re.fullmatch(_READ_IN_UNIT, name, re.I):
+            return m.group(0)
+        return name
+
+    def alias(m: re.Match[str]) -> str:
+        name = m.group("name")
+        if set(name.lower().split()) & _NOT_A_NAME or re.fullmatch(_READ_IN_UNIT, name, re.I):
+            return m.group(0)
+        words = m.group("item").split()
+        for k in range(1, len(words) + 1):
+            _ALIASES.setdefault(normalize_name(" ".join(words[-k:])), name)
+        return m.group("item")
+
+    raw = _BRACKET_LIST.sub(listed, raw)
+    raw = _BRACKET_CLAUSE.sub(named, raw)
+    return _BRACKET_ALIAS.sub(alias, raw)
+
+
 def _clean(text: str) -> str:
     raw = unicodedata.normalize("NFC", text or "")
     # "on https://... — name, founders, website": a dash before a list closing the sentence opens it
@@ -2156,6 +2206,7 @@ def _clean(text: str) -> str:
     raw = re.sub(dash + r"(?=[^,;:.!?—―]+(?:,[^,;:.!?—―]+)+[.!?]?\s*$)", ": ", raw)
     raw = re.sub(r"\s+[—―]\s+", ", ", raw)  # "papers — fields: ...": a clause break, not a range
     raw = re.sub(r"(?<=[^\W\d)])\s+[-–]\s+(?=[^\W\d])", ", ", raw)
+    raw = _bracketed_names(raw)
     # "price range ($ to $$$$) and neighborhood": a parenthesis inside a list is an aside
     raw = re.sub(r"(?<=\w)\s*\([^(),]*\)(?=\s*(?:,|\band\b|\bor\b))", "", raw)
     # "a rating of 4 or more", "500 or fewer beds": the bound written after its number
@@ -2193,6 +2244,7 @@ def parse_request(
     given = sources
     raw = unicodedata.normalize("NFC", text or "")
     req = Request(text=raw)
+    _ALIASES.clear()
     t0 = _clean(raw)
     if not t0:
         req.unresolved.append("the instruction is empty: what should be collected?")
@@ -2436,12 +2488,14 @@ def _choose_fields(
             typ = kind.field_types.get(name)
         if origin == "sentence":
             name = column_name(name)
+        said_alias = _ALIASES.get(normalize_name(words)) if origin == "sentence" else None
         return RequestField(
             name=name,
             normalized=normalize_name(words),
             type=typ or guess_type(normalize_name(words)),
             unit=_unit(name) or _READ_UNITS.get(words),
             origin=origin,
+            aliases=[said_alias] if said_alias else [],
         )
 
     if fields:
