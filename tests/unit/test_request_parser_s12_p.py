@@ -101,3 +101,9 @@ def test_brackets_closing_a_list_item_name_fields():
     assert _names(r) == ["name", "height", "status", "city"] and all(not f.aliases for f in r.fields)
     r = _p("podcasts with more than 900 ratings (title, host, rating count)")
     assert _names(r) == ["title", "host", "rating_count"]
+
+
+def test_a_unit_after_in_is_no_place():
+    r = _p("weather readings in Norway with station, temperature in Celsius and wind speed")
+    assert _filters(r) == [("location", "eq", "Norway")]
+    assert _names(r) == ["station", "temperature", "wind_speed"]

@@ -1285,7 +1285,8 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             not free(*m.span())
             or first in _MONTHS
             or first in ("english", "the", "q1", "q2", "q3", "q4")
-            or re.fullmatch(_AMOUNT_UNIT, val, re.I)  # "file size in MB", "price in USD": a unit
+            # "file size in MB", "price in USD", "temperature in Celsius": a unit
+            or re.fullmatch(_READ_IN_UNIT, val, re.I)
         ):
             continue
         last = val.split()[-1].lower()
