@@ -107,3 +107,17 @@ def test_a_unit_after_in_is_no_place():
     r = _p("weather readings in Norway with station, temperature in Celsius and wind speed")
     assert _filters(r) == [("location", "eq", "Norway")]
     assert _names(r) == ["station", "temperature", "wind_speed"]
+
+
+def test_a_name_ending_in_a_plural_common_noun_after_in_is_a_category_not_a_place():
+    r = _p("For each deal in Home Appliances, open it and get the title, price and discount")
+    assert _filters(r) == [("category", "eq", "Home Appliances")]
+    r = _p("Collect every listing in Garden Tools with title and price")
+    assert _filters(r) == [("category", "eq", "Garden Tools")]
+    # the plurals places end in stay places
+    assert _filters(_p("hotels in the Virgin Islands with name and price")) == [
+        ("location", "eq", "Virgin Islands")
+    ]
+    assert _filters(_p("ski lodges in the Rocky Mountains with name")) == [
+        ("location", "eq", "Rocky Mountains")
+    ]

@@ -45,6 +45,7 @@ from prefect_autodata.agents.vocab import (
     REQUEST_VERBS,
     VERB_FIELDS,
     plural,
+    is_english_word,
     respelled_noun,
     singular,
     spelled,
@@ -610,6 +611,12 @@ _NUMV = (
 )
 _NOUN = r"(?!(?:in|on|at|of|for|from|with|and|or|the|a|an|to|by|per|each|every|since|between)\b)[a-z]+"
 _PLACE_NOUNS = frozenset("city state country region province county".split())
+# Plurals that end the names of places ("United States", "Virgin Islands", "Great Lakes", "Twin Cities").
+_PLACE_PLURALS = frozenset(
+    """states islands isles mountains highlands lowlands hills lakes keys falls springs heights plains
+    territories provinces emirates cities counties regions towns villages valleys rivers woods forests
+    peaks downs dales sands gardens shores banks beaches bays coasts glades meadows lands""".split()
+)
 # The agent noun of a participle before "by" ("published by X" → publisher).
 _AGENT_NOUNS = dict(
     pair.split(":")
@@ -1293,6 +1300,19 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         if len(val.split()) > 1 and last in ATTRIBUTE_NOUNS and last not in _PLACE_NOUNS:
             out.append(Filter(field=last, op="eq", value=val))  # "in the Premier League": league
             spans.append(m.span())
+            continue
+        if (
+            len(val.split()) > 1
+            and m.group(0).lower().startswith("in ")
+            and singular(last) != last
+            and last not in _PLACE_PLURALS
+            and is_english_word(last)
+            and is_english_word(singular(last))
+        ):
+            # "each project in Tabletop Games", "deals in Home Appliances": a name whose head is a plural
+            # common noun names a class of things, the records' category, not a place ("the Rocky
+            # Mountains", "the United States" end in a plural of places)
+            add(Filter(field="category", op="eq", value=val), m.span())
             continue
         vals, end = [val], m.start("val") + len(m.group("val"))
         # "in Germany or Austria", "in Lyon, Nice or Paris": one place of several
