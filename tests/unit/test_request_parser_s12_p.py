@@ -121,3 +121,10 @@ def test_a_name_ending_in_a_plural_common_noun_after_in_is_a_category_not_a_plac
     assert _filters(_p("ski lodges in the Rocky Mountains with name")) == [
         ("location", "eq", "Rocky Mountains")
     ]
+
+
+def test_a_field_list_after_a_second_clause_or_with_a_short_word_after_to_is_read_whole():
+    r = _p("For each car in these results open the detail page and get make, model, price and mileage.")
+    assert _names(r) == ["make", "model", "price", "mileage"]
+    r = _p("Collect every auction with lot title, bids, time to go and current bid.")
+    assert _names(r) == ["lot_title", "bid", "time_to_go", "current_bid"]

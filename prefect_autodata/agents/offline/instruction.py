@@ -567,7 +567,9 @@ _FIELD_TRIGGER = re.compile(
     r"(?:\s+to\s+(?:see|get|have|know))?|(?:give|show)(?:\s+(?:me|us))?)\s+(?:(?:the|their|its|his|her)\s+)?"
     # "For each used vehicle in this inventory, open its detail page and collect the stock number, year,
     # make": a request verb after another clause's "and", once the records were named, lists the fields
-    r"|(?<=\band )(?:collect|get|record|note|grab|extract|take|copy|capture|read)\s+(?:the|their|its|his|her)\s+"
+    r"|(?<=\band )(?:collect|get|record|note|grab|extract|take|copy|capture|read)\s+(?:(?:the|their|its|his|her)\s+"
+    # ("... open the full record and get title, author, call number": or the list itself)
+    r"|(?=[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,3}\s*,))"
     # "dog breeds and their average weight, life expectancy and ...", "solar farms in Spain commissioned
     # between 2018 and 2022 and their capacity, operator and ...": the records' possessive after "and"
     # opens the list of what to give for each of them
@@ -597,7 +599,7 @@ _CLAUSE_END = re.compile(
     r"during|under|over|to|for|via|this|last|the|a|an|now|online|\d)\b|\s*[.,;:!?]|\s*$)|"
     r"each|every|per(?=\s+(?:the|a|an|each|every|page)\b)|across|within|via|into|"
     # "points by round", "assets under management": a bare noun closing a list item is part of its name
-    r"(?:to|by|(?-i:over|under|above|below))(?!\s+[a-z]{3,}(?=\s*(?:,|\band\b|\bor\b|$|[.;!?])))|"
+    r"(?:to|by|(?-i:over|under|above|below))(?!\s+[a-z]{2,}(?=\s*(?:,|\band\b|\bor\b|$|[.;!?])))|"
     r"whenever|then|(?-i:so)|if|as a|as an|and (?:save|store|load|put|write|export|land|run|refresh|update)|"
     r"(?:every|each)\s+(?:day|week|month|hour|weekday|morning|night))\b(?!-)|"
     # "U.S. viewers": the dots of an abbreviation of single letters end no clause
