@@ -128,3 +128,12 @@ def test_a_field_list_after_a_second_clause_or_with_a_short_word_after_to_is_rea
     assert _names(r) == ["make", "model", "price", "mileage"]
     r = _p("Collect every auction with lot title, bids, time to go and current bid.")
     assert _names(r) == ["lot_title", "bid", "time_to_go", "current_bid"]
+
+
+def test_an_abbreviation_finishing_a_field_name_is_no_value_to_filter_by():
+    r = _p("Get the division standings with team, wins, losses, win PCT, PTS")
+    assert _names(r) == ["team", "win", "loss", "win_pct", "pts"] and _filters(r) == []
+    r = _p("Collect the players with name, team, points AVG and rebounds")
+    assert _names(r) == ["name", "team", "points_avg", "rebound"] and _filters(r) == []
+    # a capitalised value after a field word stays a filter
+    assert ("genre", "eq", "Comedy") in _filters(_p("Collect the films with genre Comedy, with title and year"))

@@ -1510,6 +1510,13 @@ _WHOLE_VALUE = re.compile(
 )
 
 
+def _abbreviated_field(item: str) -> bool:
+    """ "win PCT", "points AVG, PTS": a lower-case word, then an abbreviation that finishes a field's name
+    (``_FIELD_ABBREVIATIONS``), is a field, never a field and the value it must have."""
+    m = re.match(r"\s*(?:the\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?P<abbr>[A-Z]{2,5})\b(?![\w'.-])", item)
+    return bool(m) and m.group("abbr").lower() in _FIELD_ABBREVIATIONS
+
+
 def _field_list(chunk: str) -> list[str]:
     """The raw items of a field list: "&" joins one field's words when the list ends with "and" ("make &
     model, cost, and mileage"), and a named value keeps its commas and "&" ("category Home & Garden",
@@ -1521,6 +1528,8 @@ def _field_list(chunk: str) -> list[str]:
         text = m.group(0)
         if not re.search(r",\s*(?:[A-Z]|\d+-)|\s&\s", text) or re.search(r",\s*(?:and|or)\s", text):
             return text
+        if _abbreviated_field(text):
+            return text  # "..., win PCT, PTS": a field's abbreviation, then the next field
         return text.replace(",", _COMMA).replace("&", _AMP)
 
     masked = _WHOLE_VALUE.sub(mask, chunk)
@@ -1566,7 +1575,7 @@ def _value_feature(item: str) -> Filter | None:
         )  # "status recruiting", "tag data-engineering"
     # "with type Proprietary — fields: name, ...": a dash closes the value (a list opens after it)
     m = _VALUE_FEATURE.fullmatch(re.sub(r"\s+[—–-]\s+.*$", "", item.strip()))
-    if m is None or set(m.group("field").split()) & _FEATURE_STOP:
+    if m is None or set(m.group("field").split()) & _FEATURE_STOP or _abbreviated_field(item):
         return None
     if m.group("value").isupper() and m.group("value").lower() in FIELD_WORDS | _FIELD_ABBREVIATIONS:
         return None  # "image URL", "CVE ID": a field name with an acronym, not a value
