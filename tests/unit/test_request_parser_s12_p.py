@@ -137,3 +137,21 @@ def test_an_abbreviation_finishing_a_field_name_is_no_value_to_filter_by():
     assert _names(r) == ["name", "team", "points_avg", "rebound"] and _filters(r) == []
     # a capitalised value after a field word stays a filter
     assert ("genre", "eq", "Comedy") in _filters(_p("Collect the films with genre Comedy, with title and year"))
+
+
+def test_values_listed_after_for_are_one_of_several():
+    from prefect_autodata.agents.induction.filters import row_filter
+
+    rows = [
+        {"film": "Heat", "type": "Drama"},
+        {"film": "Up", "type": "Animation"},
+        {"film": "Rocky", "type": "Sport"},
+    ]
+    r = _p("Compile a list of movies for Drama, Sport and Comedy with film and type")
+    assert _filters(r) == [("*", "in", ["Drama", "Sport", "Comedy"])]
+    code, _ = row_filter(r, ["film", "type"])
+    ns: dict = {}
+    exec(compile(code, "<filter>", "exec"), ns)
+    assert [x["film"] for x in ns["transform"](rows)] == ["Heat", "Rocky"]
+    assert _p("Collect movies for Drama with title and year").filters[0].op == "eq"
+    assert _filters(_p("Collect series for Crime, Thriller, with title")) == [("*", "in", ["Crime", "Thriller"])]

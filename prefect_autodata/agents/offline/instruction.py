@@ -1121,6 +1121,23 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             or re.search(r"\d{4}", val)
         ):
             continue
+        # "movies for Drama, Sport, Comedy with ...": values listed after the first are one of several
+        vals, end = [val], m.end()
+        more = re.compile(
+            r"\s*,\s*(?:(?:and|or)\s+)?(?P<v>" + _NAME_SL + r"(?:\s+" + _NAME_SL + r")*)"
+            r"(?=\s*(?:[,;.?!(]|$)|\s+(?:" + _LIST_VERBS + r"|from|in|on|at|during|and|or)\b)"
+        )
+        while alt := more.match(t, end):
+            if alt.group("v").split()[0].lower() in _MONTHS | {"i", "we", "you", "please"}:
+                break
+            vals.append(alt.group("v"))
+            end = alt.end()
+        if len(vals) > 1 and (last := re.match(r"\s+(?:and|or)\s+(?P<v>" + _FOR_VALUE + r")", t[end:])):
+            vals.append(last.group("v").rstrip("."))
+            end += last.end()
+        if len(vals) > 1:
+            add(Filter(field="*", op="in", value=vals), (m.start(), end), only=True)
+            continue
         add(Filter(field="*", op="eq", value=val), m.span(), only=True)
     # "Nikon only", "only the STL club", "only American": a value to keep, its field named or not
     # ("*": any of the record's fields).
