@@ -155,3 +155,13 @@ def test_values_listed_after_for_are_one_of_several():
     assert [x["film"] for x in ns["transform"](rows)] == ["Heat", "Rocky"]
     assert _p("Collect movies for Drama with title and year").filters[0].op == "eq"
     assert _filters(_p("Collect series for Crime, Thriller, with title")) == [("*", "in", ["Crime", "Thriller"])]
+
+
+def test_a_trip_from_one_place_to_another_is_origin_and_destination():
+    r = _p("Find every train from Leeds to York next Friday with departure time and price")
+    assert _filters(r)[:2] == [("origin", "eq", "Leeds"), ("destination", "eq", "York")]
+    assert ("location", "eq", "Leeds") not in _filters(r)
+    r = _p("Collect the bus routes from the Old Town to Harbour Point with route number and fare")
+    assert _filters(r) == [("origin", "eq", "Old Town"), ("destination", "eq", "Harbour Point")]
+    # months and weekdays are a time, not a trip
+    assert _filters(_p("concerts from March to June with artist and venue")) == []

@@ -1279,6 +1279,17 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         if field is None or not free(*m.span()) or val.split()[0].lower() in _MONTHS | {"i", "we", "the"}:
             continue
         add(Filter(field=field, op="eq", value=val), (m.start("val"), m.start("val") + len(val)))
+    # "flights from Boston to Denver", "ferry sailings from Dover to Calais": a trip's two places are
+    # where the records leave from and where they go
+    for m in re.finditer(
+        rf"\bfrom\s+(?:the\s+)?(?P<a>{_PLACE_NAME})\s+to\s+(?:the\s+)?(?P<b>{_PLACE_NAME})\b(?!\s+\d)", t
+    ):
+        a, b = (re.sub(r"\s+(?:I|We)$", "", m.group(g)).rstrip(".") for g in ("a", "b"))
+        firsts = {a.split()[0].lower(), b.split()[0].lower()}
+        if not free(*m.span()) or firsts & (_MONTHS | _DAY_NAMES | {"i", "we"}) or a.isupper() or b.isupper():
+            continue
+        add(Filter(field="origin", op="eq", value=a), m.span())
+        add(Filter(field="destination", op="eq", value=b), m.span())
     for m in re.finditer(
         r"(?<!\ue000)\b(?:in|near|around|across|throughout|(?<=[a-z]\s)from|(?:departing|leaving|flying|originating|shipping|arriving)\s+(?:from|at|in))\s+(?P<val>(?:the\s+)?"
         + _PLACE_WORD
