@@ -165,3 +165,9 @@ def test_a_trip_from_one_place_to_another_is_origin_and_destination():
     assert _filters(r) == [("origin", "eq", "Old Town"), ("destination", "eq", "Harbour Point")]
     # months and weekdays are a time, not a trip
     assert _filters(_p("concerts from March to June with artist and venue")) == []
+
+
+def test_a_participle_after_a_named_value_ends_the_value():
+    r = _p("Get all rockets with operator Blue Origin launched in 2024, with name and payload")
+    assert ("operator", "eq", "Blue Origin") in _filters(r)
+    assert ("genre", "eq", "Comedy drama") in _filters(_p("Collect films with genre Comedy drama, with title"))

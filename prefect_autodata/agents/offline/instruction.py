@@ -1609,7 +1609,10 @@ def _value_feature(item: str) -> Filter | None:
         return None  # "image URL", "CVE ID": a field name with an acronym, not a value
     if re.fullmatch(r"[A-Z]{2,}(?:\s+[a-z]+)+", m.group("value")):
         return None  # "annual TEU throughput": an acronym inside a field's name, its noun after it
-    return Filter(field=normalize_name(m.group("field")), op="eq", value=m.group("value"))
+    # "operator SpaceX launched in ...": a participle after the value opens the records' next clause
+    words = m.group("value").split(" ")
+    k = next((i for i, w in enumerate(words) if i and w.islower() and _is_participle(w)), len(words))
+    return Filter(field=normalize_name(m.group("field")), op="eq", value=" ".join(words[:k]))
 
 
 _DETERMINERS = frozenset("the a an all every each some any these those".split())
