@@ -171,3 +171,12 @@ def test_a_participle_after_a_named_value_ends_the_value():
     r = _p("Get all rockets with operator Blue Origin launched in 2024, with name and payload")
     assert ("operator", "eq", "Blue Origin") in _filters(r)
     assert ("genre", "eq", "Comedy drama") in _filters(_p("Collect films with genre Comedy drama, with title"))
+
+
+def test_features_written_with_an_article_give_way_to_the_field_list_after_a_colon():
+    r = _p("grants with a budget of at least $20,000 and a deadline in the next 30 days: title, funder, budget")
+    assert _names(r) == ["title", "funder", "budget"]
+    assert ("budget", "ge", 20000) in _filters(r)
+    # a field list before the colon is kept
+    r = _p("Collect the hotels with name and price: only the ones in Rome, Milan")
+    assert _names(r) == ["name", "price"]

@@ -1492,6 +1492,24 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
             first = m.start() if first is None else min(first, m.start())
         if items:
             break
+    if items:
+        # "with an award amount of at least $5,000 and a deadline in the next 60 days: name, provider,
+        # ...": items written with an indefinite article are features the records have; the list after
+        # the colon names the fields
+        colon = next(
+            (
+                c
+                for c in _PUNCT_LIST.finditer(t)
+                if c.group(0).startswith(":") and "," in c.group("chunk") and not _overlaps(*c.span(), blocked)
+            ),
+            None,
+        )
+        if colon is not None and all(
+            re.search(rf"\b(?:a|an)\s+{re.escape(it)}\b", t[: colon.start()], re.I) for it in items
+        ):
+            parts = _split_list(colon.group("chunk"))
+            if len(parts) >= 2 and _short_names(parts):
+                items = parts
     if not items:
         for m in _PUNCT_LIST.finditer(t):
             if _overlaps(*m.span(), blocked) or "," not in m.group("chunk"):
