@@ -180,3 +180,11 @@ def test_features_written_with_an_article_give_way_to_the_field_list_after_a_col
     # a field list before the colon is kept
     r = _p("Collect the hotels with name and price: only the ones in Rome, Milan")
     assert _names(r) == ["name", "price"]
+
+
+def test_two_bare_words_after_to_closing_an_item_are_part_of_its_name():
+    r = _p("guesthouses in Bergen with a rating above 8 - name, price and walk to old town")
+    assert _names(r) == ["name", "price", "walk_to_old_town"]
+    # a determiner after "to" still ends the list
+    r = _p("Collect the books with title and author to the catalog of my library")
+    assert _names(r) == ["title", "author"]

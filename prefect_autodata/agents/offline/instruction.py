@@ -599,7 +599,9 @@ _CLAUSE_END = re.compile(
     r"during|under|over|to|for|via|this|last|the|a|an|now|online|\d)\b|\s*[.,;:!?]|\s*$)|"
     r"each|every|per(?=\s+(?:the|a|an|each|every|page)\b)|across|within|via|into|"
     # "points by round", "assets under management": a bare noun closing a list item is part of its name
-    r"(?:to|by|(?-i:over|under|above|below))(?!\s+[a-z]{2,}(?=\s*(?:,|\band\b|\bor\b|$|[.;!?])))|"
+    # ("distance to city centre": two bare words too, no determiner first)
+    r"(?:to|by|(?-i:over|under|above|below))(?!\s+(?!(?:the|a|an|this|that|my|our|your|their|its)\b)[a-z]{2,}"
+    r"(?:\s+(?!(?:and|or)\b)[a-z]{3,})?(?=\s*(?:,|\band\b|\bor\b|$|[.;!?])))|"
     r"whenever|then|(?-i:so)|if|as a|as an|and (?:save|store|load|put|write|export|land|run|refresh|update)|"
     r"(?:every|each)\s+(?:day|week|month|hour|weekday|morning|night))\b(?!-)|"
     # "U.S. viewers": the dots of an abbreviation of single letters end no clause
