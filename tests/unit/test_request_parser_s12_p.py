@@ -188,3 +188,12 @@ def test_two_bare_words_after_to_closing_an_item_are_part_of_its_name():
     # a determiner after "to" still ends the list
     r = _p("Collect the books with title and author to the catalog of my library")
     assert _names(r) == ["title", "author"]
+
+
+def test_a_rate_word_is_how_often_records_come_not_a_field():
+    r = _p("Get MSFT prices over the last 10 days: the daily open, high and close")
+    assert _names(r)[:3] == ["open", "high", "close"]
+    r = _p("Share prices (daily, volume) for the ticker NVDA in 2024")
+    assert _names(r) == ["volume"]
+    # a field whose name holds a rate word keeps it
+    assert _names(_p("Collect jobs with title, hourly wage and employer")) == ["title", "hourly_wage", "employer"]

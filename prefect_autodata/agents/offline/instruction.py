@@ -2528,6 +2528,9 @@ def _respelled(item: str) -> str:
     return re.sub(r"(?<![\w-])[a-z]{5,}(?![\w-])", lambda m: fix(m) or m.group(0), item)
 
 
+_RATE = re.compile(r"(?:daily|weekly|monthly|hourly|yearly|annual|quarterly)\s+", re.I)
+
+
 def _percent_words(name: str) -> str:
     """A field's words with a percent sign after a word read out: "win %" -> "win percentage"."""
     return re.sub(r"(?<=[\w)])\s*%", " percentage", name).strip()
@@ -2550,6 +2553,11 @@ def _choose_fields(
         # A ``--fields`` name the sentence writes with its percent sign ("win" for "win %") reads so too.
         words = _percent_words(percent_said.get(name.lower(), name) if origin == "fields" else name)
         col = kind.map_field(words) if kind is not None and origin in ("sentence", "fields") else None
+        if col is None and kind is not None and origin == "sentence" and (rate := _RATE.match(words)):
+            # "the daily open, close and adjusted close": the rate the records come at, before a column
+            # the kind knows, is no word of the field
+            if (col := kind.map_field(words[rate.end() :])) is not None:
+                name = words = words[rate.end() :]
         if col is not None:
             # The kind knows the column ("season" is its YEAR) but the dataset keeps the user's word, and
             # a field the sentence names keeps the user's words as its normalised name (the column is
@@ -2587,6 +2595,8 @@ def _choose_fields(
         return [mk(n, "schema", t) for n, t in schema]
     if said:
         out: list[RequestField] = []
+        # "Stock prices (daily, adjusted close)": a rate alone is how often the records come, no field
+        said = [s for s in said if not _RATE.fullmatch(s.strip() + " ")] or said
         for s in said:
             f = mk(s, "sentence")
             if f.normalized and f.normalized not in [g.normalized for g in out]:
