@@ -197,3 +197,9 @@ def test_a_rate_word_is_how_often_records_come_not_a_field():
     assert _names(r) == ["volume"]
     # a field whose name holds a rate word keeps it
     assert _names(_p("Collect jobs with title, hourly wage and employer")) == ["title", "hourly_wage", "employer"]
+
+
+def test_the_site_searched_for_the_counted_records_is_no_record():
+    r = _p("Scrape https://halls.example.org/list for every concert hall with name and seats")
+    assert r.entity.singular == "concert hall" and _names(r) == ["name", "seat"]
+    assert _p("Check this page for all the bakeries with name and rating").entity.singular == "bakery"

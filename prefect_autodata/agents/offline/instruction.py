@@ -1716,6 +1716,15 @@ _INTO_CONTAINER = re.compile(
 )
 
 
+# "Scrape the site for every coworking space", "Check this page for all the hotels": a verb, the site or
+# page searched, then the counted records.
+_SEARCHED_SITE = re.compile(
+    r"^(?:[a-z]+\s+)?(?:the|this|that|its|their|our)\s+(?:web\s?site|site|page|portal)s?\s+for\s+"
+    r"(?=(?:every|each|all|any)\b)",
+    re.I,
+)
+
+
 def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | None, list[str]]:
     """The entity noun phrase (singular) and any field words written before it ("names and prices of
     all products" → product, [name, price])."""
@@ -1730,6 +1739,9 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
             t = s
     if (into := _INTO_CONTAINER.match(s)) and into.group("c").lower() in CONTAINER_NOUNS:
         return _entity(into.group("rest"), None, True)
+    if searched := _SEARCHED_SITE.match(s):
+        # "Scrape the site for every coworking space ...": the site is where to look, the records follow
+        return _entity(s[searched.end() :], None, True)
     s = re.sub(r"^(?:only\s+)?(?:the\s+)?first\s+page\s+(?:only\s+)?(?:of\s+)?", "", s, flags=re.I)
     toks = [m for m in _WORDS.finditer(s)]
     i = 0
