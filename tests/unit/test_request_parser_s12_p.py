@@ -87,7 +87,9 @@ def test_top_and_a_number_word_count_the_records_and_a_title_field_names_them():
 
 def test_brackets_closing_a_list_item_name_fields():
     # a bracketed list enumerates the fields the item means
-    r = _p("Collect every game with the date, venue and the points scored by each (home points, away points).")
+    r = _p(
+        "Collect every game with the date, venue and the points scored by each (home points, away points)."
+    )
     assert _names(r) == ["date", "venue", "home_point", "away_point"]
     # a clause describing a field, its name in brackets
     r = _p("List the threads with thread title, who opened it (starter), replies and views.")
@@ -136,7 +138,9 @@ def test_an_abbreviation_finishing_a_field_name_is_no_value_to_filter_by():
     r = _p("Collect the players with name, team, points AVG and rebounds")
     assert _names(r) == ["name", "team", "points_avg", "rebound"] and _filters(r) == []
     # a capitalised value after a field word stays a filter
-    assert ("genre", "eq", "Comedy") in _filters(_p("Collect the films with genre Comedy, with title and year"))
+    assert ("genre", "eq", "Comedy") in _filters(
+        _p("Collect the films with genre Comedy, with title and year")
+    )
 
 
 def test_values_listed_after_for_are_one_of_several():
@@ -154,7 +158,9 @@ def test_values_listed_after_for_are_one_of_several():
     exec(compile(code, "<filter>", "exec"), ns)
     assert [x["film"] for x in ns["transform"](rows)] == ["Heat", "Rocky"]
     assert _p("Collect movies for Drama with title and year").filters[0].op == "eq"
-    assert _filters(_p("Collect series for Crime, Thriller, with title")) == [("*", "in", ["Crime", "Thriller"])]
+    assert _filters(_p("Collect series for Crime, Thriller, with title")) == [
+        ("*", "in", ["Crime", "Thriller"])
+    ]
 
 
 def test_a_trip_from_one_place_to_another_is_origin_and_destination():
@@ -170,11 +176,15 @@ def test_a_trip_from_one_place_to_another_is_origin_and_destination():
 def test_a_participle_after_a_named_value_ends_the_value():
     r = _p("Get all rockets with operator Blue Origin launched in 2024, with name and payload")
     assert ("operator", "eq", "Blue Origin") in _filters(r)
-    assert ("genre", "eq", "Comedy drama") in _filters(_p("Collect films with genre Comedy drama, with title"))
+    assert ("genre", "eq", "Comedy drama") in _filters(
+        _p("Collect films with genre Comedy drama, with title")
+    )
 
 
 def test_features_written_with_an_article_give_way_to_the_field_list_after_a_colon():
-    r = _p("grants with a budget of at least $20,000 and a deadline in the next 30 days: title, funder, budget")
+    r = _p(
+        "grants with a budget of at least $20,000 and a deadline in the next 30 days: title, funder, budget"
+    )
     assert _names(r) == ["title", "funder", "budget"]
     assert ("budget", "ge", 20000) in _filters(r)
     # a field list before the colon is kept
@@ -196,7 +206,11 @@ def test_a_rate_word_is_how_often_records_come_not_a_field():
     r = _p("Share prices (daily, volume) for the ticker NVDA in 2024")
     assert _names(r) == ["volume"]
     # a field whose name holds a rate word keeps it
-    assert _names(_p("Collect jobs with title, hourly wage and employer")) == ["title", "hourly_wage", "employer"]
+    assert _names(_p("Collect jobs with title, hourly wage and employer")) == [
+        "title",
+        "hourly_wage",
+        "employer",
+    ]
 
 
 def test_the_site_searched_for_the_counted_records_is_no_record():

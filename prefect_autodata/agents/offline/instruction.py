@@ -44,8 +44,8 @@ from prefect_autodata.agents.vocab import (
     NUMBER_WORDS,
     REQUEST_VERBS,
     VERB_FIELDS,
-    plural,
     is_english_word,
+    plural,
     respelled_noun,
     singular,
     spelled,
@@ -1502,7 +1502,9 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
             (
                 c
                 for c in _PUNCT_LIST.finditer(t)
-                if c.group(0).startswith(":") and "," in c.group("chunk") and not _overlaps(*c.span(), blocked)
+                if c.group(0).startswith(":")
+                and "," in c.group("chunk")
+                and not _overlaps(*c.span(), blocked)
             ),
             None,
         )
@@ -1705,8 +1707,11 @@ _OPENING = re.compile(
     r"\s*,?\s+(?=(?:i|we|please|" + "|".join(sorted(REQUEST_VERBS)) + r")\b)"
     r"|to\s+[a-z]+\s+[^,;:?]{1,80}?,?\s+(?=" + _WISH + r")"
     # ("I'm planning a road trip, so collect ...": the request may follow as an imperative)
-    r"|(?:i|we)\s*['’](?:m|re)\s+[a-z]+ing\b[^,;:?]{0,80},\s+(?:so\s+|and\s+)?(?=" + _WISH
-    + r"|(?:please\s+)?(?:" + "|".join(sorted(REQUEST_VERBS)) + r")\b))",
+    r"|(?:i|we)\s*['’](?:m|re)\s+[a-z]+ing\b[^,;:?]{0,80},\s+(?:so\s+|and\s+)?(?="
+    + _WISH
+    + r"|(?:please\s+)?(?:"
+    + "|".join(sorted(REQUEST_VERBS))
+    + r")\b))",
     re.I,
 )
 # "Turn this search result into a dataset of titles": the records are named after the container.
@@ -2249,7 +2254,11 @@ def _self_corrected(t: str) -> str:
 _ITEM_END = r"(?=\s*(?:,|\band\b|\bor\b|[.;!?]|$))"
 _ITEM_WORD = r"(?:(?!(?:and|or)\b)[a-z][\w'’-]*)"
 _BRACKET_LIST = re.compile(
-    r"(?:(?<=[,:]\s)|(?<=\band\s))(?P<item>(?:and\s+)?(?:the\s+)?" + _ITEM_WORD + r"(?:\s+" + _ITEM_WORD + r"){0,8})"
+    r"(?:(?<=[,:]\s)|(?<=\band\s))(?P<item>(?:and\s+)?(?:the\s+)?"
+    + _ITEM_WORD
+    + r"(?:\s+"
+    + _ITEM_WORD
+    + r"){0,8})"
     r"\s*\((?P<list>[A-Za-z][\w'’ -]*(?:,\s*(?:and\s+)?[A-Za-z][\w'’ -]*)+)\)" + _ITEM_END
 )
 _BRACKET_CLAUSE = re.compile(
