@@ -217,3 +217,8 @@ def test_the_site_searched_for_the_counted_records_is_no_record():
     r = _p("Scrape https://halls.example.org/list for every concert hall with name and seats")
     assert r.entity.singular == "concert hall" and _names(r) == ["name", "seat"]
     assert _p("Check this page for all the bakeries with name and rating").entity.singular == "bakery"
+
+
+def test_a_pair_of_dashes_around_a_list_brackets_it():
+    r = _p("I want the glaciers — name, area and length — for Iceland")
+    assert r.entity.singular == "glacier" and _names(r) == ["name", "area", "length"]

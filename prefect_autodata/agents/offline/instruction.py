@@ -2306,6 +2306,9 @@ def _clean(text: str) -> str:
     # "on https://... — name, founders, website": a dash before a list closing the sentence opens it
     # like a colon; a spaced hyphen or en dash between words too ("10 - 20", "$5 - $10" stay ranges)
     # ("between 3 and 5 - name, brand", "NeurIPS 2022 - title, authors": a range needs a number after)
+    # "MLB team pitching stats — ERA, WHIP and saves — for the Braves": a pair of dashes around a list
+    # brackets it
+    raw = re.sub(r"\s+[—―]\s+([^—―()]+?,[^—―()]+?)\s+[—―]\s+", r" (\1) ", raw)
     dash = r"(?:\s+[—―]\s+|(?<=[\w)])\s+[-–]\s+(?=[^\W\d]))"
     raw = re.sub(dash + r"(?=[^,;:.!?—―]+(?:,[^,;:.!?—―]+)+[.!?]?\s*$)", ": ", raw)
     raw = re.sub(r"\s+[—―]\s+", ", ", raw)  # "papers — fields: ...": a clause break, not a range
