@@ -120,6 +120,7 @@ def test_a_name_ending_in_a_plural_common_noun_after_in_is_a_category_not_a_plac
     assert _filters(_p("hotels in the Virgin Islands with name and price")) == [
         ("location", "eq", "Virgin Islands")
     ]
+    assert _filters(_p("homes for sale in Thousand Oaks with price")) == [("location", "eq", "Thousand Oaks")]
     assert _filters(_p("ski lodges in the Rocky Mountains with name")) == [
         ("location", "eq", "Rocky Mountains")
     ]

@@ -619,7 +619,8 @@ _PLACE_NOUNS = frozenset("city state country region province county".split())
 _PLACE_PLURALS = frozenset(
     """states islands isles mountains highlands lowlands hills lakes keys falls springs heights plains
     territories provinces emirates cities counties regions towns villages valleys rivers woods forests
-    peaks downs dales sands gardens shores banks beaches bays coasts glades meadows lands""".split()
+    peaks downs dales sands gardens shores banks beaches bays coasts glades meadows lands oaks pines
+    rapids wells rocks groves gables ridges cliffs ponds harbors harbours""".split()
 )
 # The agent noun of a participle before "by" ("published by X" → publisher).
 _AGENT_NOUNS = dict(
