@@ -277,3 +277,16 @@ def _slip(w: str, v: str) -> bool:
         return w[i:] == v[i + 1 :] and (x in "aeiou" or x in v[max(0, i - 1) : i] + v[i + 1 : i + 2])
     x = w[i]  # a letter written twice
     return w[i + 1 :] == v[i:] and x in w[max(0, i - 1) : i] + w[i + 1 : i + 2]
+
+
+def respelled_noun(word: str) -> str | None:
+    """The dictionary word a record noun that is no English word slips from ("dentsts" → "dentists",
+    "shipwreks" → "shipwrecks", "campgruonds" → "campgrounds"): the one word of the dictionary a single
+    letter left out or two neighbours swapped away, else None. A word of six letters or more only, and
+    only a longer or equal one, so a short coinage ("ebook", "repo") or a spelling the dictionary lacks
+    with several neighbours ("centre") stays as written."""
+    w = word.lower()
+    if len(w) < 6 or not w.isalpha() or is_english_word(w):
+        return None
+    hits = {c for c in _english().candidates(w) or () if len(c) >= len(w) and c.isalpha() and c != w}
+    return hits.pop() if len(hits) == 1 else None

@@ -44,7 +44,9 @@ from prefect_autodata.agents.vocab import (
     NUMBER_WORDS,
     REQUEST_VERBS,
     VERB_FIELDS,
+    is_english_word,
     plural,
+    respelled_noun,
     singular,
     spelled,
 )
@@ -109,6 +111,7 @@ _AMOUNT_UNIT = (
     r"(?:dollars?|euros?|usd|eur|gbp|chf|cad|aud|jpy|pounds?|yen|francs?|rupees?|bucks|k|bn|thousand|"
     r"million|billion|%|percent|hectares?|ha|acres?|km|kilomet(?:er|re)s?|miles?|mi|met(?:er|re)s?|m|ft|feet|foot|kg|kilos?|"
     r"kilograms?|g|grams?|lbs?|tons?|tonnes?|mb|gb|tb|kb|kw|kwh|mw|w|watts?|cc|hp|kcal|sq\s?ft|m2|m²|"
+    r"barrels?|gallons?|lit(?:er|re)s?|millilit(?:er|re)s?|ml|ounces?|oz|knots?|mph|kph|"
     r"square\s+(?:met(?:er|re)s?|feet|foot|miles?))"
 )
 _TIME_UNIT_WORDS = r"(?:seconds?|minutes?|mins|hours?|hrs|days?|weeks?|months?|years?|inch(?:es)?|in|cm|mm|celsius|fahrenheit|degrees?)"
@@ -564,7 +567,13 @@ _FIELD_TRIGGER = re.compile(
     r"(?:\s+to\s+(?:see|get|have|know))?|(?:give|show)(?:\s+(?:me|us))?)\s+(?:(?:the|their|its|his|her)\s+)?"
     # "For each used vehicle in this inventory, open its detail page and collect the stock number, year,
     # make": a request verb after another clause's "and", once the records were named, lists the fields
-    r"|(?<=\band )(?:collect|get|record|note|grab|extract|take|copy|capture|read)\s+(?:the|their|its|his|her)\s+",
+    r"|(?<=\band )(?:collect|get|record|note|grab|extract|take|copy|capture|read)\s+(?:(?:the|their|its|his|her)\s+"
+    # ("... open the full record and get title, author, call number": or the list itself)
+    r"|(?=[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,3}\s*,))"
+    # "dog breeds and their average weight, life expectancy and ...", "solar farms in Spain commissioned
+    # between 2018 and 2022 and their capacity, operator and ...": the records' possessive after "and"
+    # opens the list of what to give for each of them
+    r"|(?<=\band )(?:their|its)\s+(?=[a-z])",
     re.I,
 )
 _FIELD_LEAD_IN = re.compile(
@@ -590,7 +599,9 @@ _CLAUSE_END = re.compile(
     r"during|under|over|to|for|via|this|last|the|a|an|now|online|\d)\b|\s*[.,;:!?]|\s*$)|"
     r"each|every|per(?=\s+(?:the|a|an|each|every|page)\b)|across|within|via|into|"
     # "points by round", "assets under management": a bare noun closing a list item is part of its name
-    r"(?:to|by|(?-i:over|under|above|below))(?!\s+[a-z]{3,}(?=\s*(?:,|\band\b|\bor\b|$|[.;!?])))|"
+    # ("distance to city centre": two bare words too, no determiner first)
+    r"(?:to|by|(?-i:over|under|above|below))(?!\s+(?!(?:the|a|an|this|that|my|our|your|their|its)\b)[a-z]{2,}"
+    r"(?:\s+(?!(?:and|or)\b)[a-z]{3,})?(?=\s*(?:,|\band\b|\bor\b|$|[.;!?])))|"
     r"whenever|then|(?-i:so)|if|as a|as an|and (?:save|store|load|put|write|export|land|run|refresh|update)|"
     r"(?:every|each)\s+(?:day|week|month|hour|weekday|morning|night))\b(?!-)|"
     # "U.S. viewers": the dots of an abbreviation of single letters end no clause
@@ -604,6 +615,13 @@ _NUMV = (
 )
 _NOUN = r"(?!(?:in|on|at|of|for|from|with|and|or|the|a|an|to|by|per|each|every|since|between)\b)[a-z]+"
 _PLACE_NOUNS = frozenset("city state country region province county".split())
+# Plurals that end the names of places ("United States", "Virgin Islands", "Great Lakes", "Twin Cities").
+_PLACE_PLURALS = frozenset(
+    """states islands isles mountains highlands lowlands hills lakes keys falls springs heights plains
+    territories provinces emirates cities counties regions towns villages valleys rivers woods forests
+    peaks downs dales sands gardens shores banks beaches bays coasts glades meadows lands oaks pines
+    rapids wells rocks groves gables ridges cliffs ponds harbors harbours""".split()
+)
 # The agent noun of a participle before "by" ("published by X" → publisher).
 _AGENT_NOUNS = dict(
     pair.split(":")
@@ -708,6 +726,27 @@ def _clean_item(item: str, *, gerund: bool = False) -> str:
     item = re.sub(
         r"(?<=\w)\s+(?:who|which|that)\s+[a-z]+(?:\s+(?:it|them|him|her|one))?$", "", item, flags=re.I
     )
+    # "the character she played", "the role he is known for": a relative clause without its pronoun
+    item = re.sub(
+        r"(?<=[a-z])\s+(?:she|he|they|you|we|i)\s+(?:(?:is|was|are|were|has|had|have)\s+)?[a-z]+"
+        r"(?:\s+(?:in|for|on|at|with|to|as|by))?$",
+        "",
+        item,
+        flags=re.I,
+    )
+    # "I want market name", "need the name", "give member surname": the wish or the request verb that
+    # opens a list (after a question, a dash) is no word of its first field
+    item = re.sub(
+        r"^(?:(?:and|so|then|also|please)\s+)*(?:(?:(?:i|we)\s+(?:would like|['’]d like|need|want|wish)"
+        r"|(?:need|want)(?=\s+(?:the|their|its|his|her|all|a|an)\s))(?:\s+to\s+(?:see|get|have|know))?"
+        r"|(?:give|send)(?:\s+(?:me|us))?|(?:show|list|return|get|include|add)\s+(?:me|us)"
+        r"|(?:show|list|return|get|include|add)(?=\s+(?:the|their|its|his|her|all)\s))\s+",
+        "",
+        item,
+        flags=re.I,
+    )
+    # "region for each quake", "stars for every hotel": the records the field is given for
+    item = re.sub(r"(?<=\w)\s+(?:for|of)\s+(?:each|every)\s+[a-z]+(?:\s+[a-z]+)?$", "", item, flags=re.I)
     # "capacity in MW", "total time in minutes": the unit a value is read in is no part of its name,
     # it is the field's unit
     unit = re.search(r"(?<=\w)\s+in\s+(?:the\s+)?(" + _READ_IN_UNIT + r")$", item, flags=re.I)
@@ -810,6 +849,7 @@ def _comparison(item: str) -> Filter | None:
 
 _ONLY: list[Filter] = []  # the "X only" filters of the sentence being read (a kind may read X itself)
 _READ_UNITS: dict[str, str] = {}  # the units its field items are read in ("time in minutes": minutes)
+_ALIASES: dict[str, str] = {}  # a field's other name written in brackets after it ("batting average (AVG)")
 
 
 def _listed(words: str, text: str) -> bool:
@@ -1084,6 +1124,23 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             or re.search(r"\d{4}", val)
         ):
             continue
+        # "movies for Drama, Sport, Comedy with ...": values listed after the first are one of several
+        vals, end = [val], m.end()
+        more = re.compile(
+            r"\s*,\s*(?:(?:and|or)\s+)?(?P<v>" + _NAME_SL + r"(?:\s+" + _NAME_SL + r")*)"
+            r"(?=\s*(?:[,;.?!(]|$)|\s+(?:" + _LIST_VERBS + r"|from|in|on|at|during|and|or)\b)"
+        )
+        while alt := more.match(t, end):
+            if alt.group("v").split()[0].lower() in _MONTHS | {"i", "we", "you", "please"}:
+                break
+            vals.append(alt.group("v"))
+            end = alt.end()
+        if len(vals) > 1 and (last := re.match(r"\s+(?:and|or)\s+(?P<v>" + _FOR_VALUE + r")", t[end:])):
+            vals.append(last.group("v").rstrip("."))
+            end += last.end()
+        if len(vals) > 1:
+            add(Filter(field="*", op="in", value=vals), (m.start(), end), only=True)
+            continue
         add(Filter(field="*", op="eq", value=val), m.span(), only=True)
     # "Nikon only", "only the STL club", "only American": a value to keep, its field named or not
     # ("*": any of the record's fields).
@@ -1225,6 +1282,17 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
         if field is None or not free(*m.span()) or val.split()[0].lower() in _MONTHS | {"i", "we", "the"}:
             continue
         add(Filter(field=field, op="eq", value=val), (m.start("val"), m.start("val") + len(val)))
+    # "flights from Boston to Denver", "ferry sailings from Dover to Calais": a trip's two places are
+    # where the records leave from and where they go
+    for m in re.finditer(
+        rf"\bfrom\s+(?:the\s+)?(?P<a>{_PLACE_NAME})\s+to\s+(?:the\s+)?(?P<b>{_PLACE_NAME})\b(?!\s+\d)", t
+    ):
+        a, b = (re.sub(r"\s+(?:I|We)$", "", m.group(g)).rstrip(".") for g in ("a", "b"))
+        firsts = {a.split()[0].lower(), b.split()[0].lower()}
+        if not free(*m.span()) or firsts & (_MONTHS | _DAY_NAMES | {"i", "we"}) or a.isupper() or b.isupper():
+            continue
+        add(Filter(field="origin", op="eq", value=a), m.span())
+        add(Filter(field="destination", op="eq", value=b), m.span())
     for m in re.finditer(
         r"(?<!\ue000)\b(?:in|near|around|across|throughout|(?<=[a-z]\s)from|(?:departing|leaving|flying|originating|shipping|arriving)\s+(?:from|at|in))\s+(?P<val>(?:the\s+)?"
         + _PLACE_WORD
@@ -1257,13 +1325,27 @@ def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter],
             not free(*m.span())
             or first in _MONTHS
             or first in ("english", "the", "q1", "q2", "q3", "q4")
-            or re.fullmatch(_AMOUNT_UNIT, val, re.I)  # "file size in MB", "price in USD": a unit
+            # "file size in MB", "price in USD", "temperature in Celsius": a unit
+            or re.fullmatch(_READ_IN_UNIT, val, re.I)
         ):
             continue
         last = val.split()[-1].lower()
         if len(val.split()) > 1 and last in ATTRIBUTE_NOUNS and last not in _PLACE_NOUNS:
             out.append(Filter(field=last, op="eq", value=val))  # "in the Premier League": league
             spans.append(m.span())
+            continue
+        if (
+            len(val.split()) > 1
+            and m.group(0).lower().startswith("in ")
+            and singular(last) != last
+            and last not in _PLACE_PLURALS
+            and is_english_word(last)
+            and is_english_word(singular(last))
+        ):
+            # "each project in Tabletop Games", "deals in Home Appliances": a name whose head is a plural
+            # common noun names a class of things, the records' category, not a place ("the Rocky
+            # Mountains", "the United States" end in a plural of places)
+            add(Filter(field="category", op="eq", value=val), m.span())
             continue
         vals, end = [val], m.start("val") + len(m.group("val"))
         # "in Germany or Austria", "in Lyon, Nice or Paris": one place of several
@@ -1413,6 +1495,26 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
             first = m.start() if first is None else min(first, m.start())
         if items:
             break
+    if items:
+        # "with an award amount of at least $5,000 and a deadline in the next 60 days: name, provider,
+        # ...": items written with an indefinite article are features the records have; the list after
+        # the colon names the fields
+        colon = next(
+            (
+                c
+                for c in _PUNCT_LIST.finditer(t)
+                if c.group(0).startswith(":")
+                and "," in c.group("chunk")
+                and not _overlaps(*c.span(), blocked)
+            ),
+            None,
+        )
+        if colon is not None and all(
+            re.search(rf"\b(?:a|an)\s+{re.escape(it)}\b", t[: colon.start()], re.I) for it in items
+        ):
+            parts = _split_list(colon.group("chunk"))
+            if len(parts) >= 2 and _short_names(parts):
+                items = parts
     if not items:
         for m in _PUNCT_LIST.finditer(t):
             if _overlaps(*m.span(), blocked) or "," not in m.group("chunk"):
@@ -1459,6 +1561,13 @@ _WHOLE_VALUE = re.compile(
 )
 
 
+def _abbreviated_field(item: str) -> bool:
+    """ "win PCT", "points AVG, PTS": a lower-case word, then an abbreviation that finishes a field's name
+    (``_FIELD_ABBREVIATIONS``), is a field, never a field and the value it must have."""
+    m = re.match(r"\s*(?:the\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?P<abbr>[A-Z]{2,5})\b(?![\w'.-])", item)
+    return bool(m) and m.group("abbr").lower() in _FIELD_ABBREVIATIONS
+
+
 def _field_list(chunk: str) -> list[str]:
     """The raw items of a field list: "&" joins one field's words when the list ends with "and" ("make &
     model, cost, and mileage"), and a named value keeps its commas and "&" ("category Home & Garden",
@@ -1470,6 +1579,8 @@ def _field_list(chunk: str) -> list[str]:
         text = m.group(0)
         if not re.search(r",\s*(?:[A-Z]|\d+-)|\s&\s", text) or re.search(r",\s*(?:and|or)\s", text):
             return text
+        if _abbreviated_field(text):
+            return text  # "..., win PCT, PTS": a field's abbreviation, then the next field
         return text.replace(",", _COMMA).replace("&", _AMP)
 
     masked = _WHOLE_VALUE.sub(mask, chunk)
@@ -1515,13 +1626,16 @@ def _value_feature(item: str) -> Filter | None:
         )  # "status recruiting", "tag data-engineering"
     # "with type Proprietary — fields: name, ...": a dash closes the value (a list opens after it)
     m = _VALUE_FEATURE.fullmatch(re.sub(r"\s+[—–-]\s+.*$", "", item.strip()))
-    if m is None or set(m.group("field").split()) & _FEATURE_STOP:
+    if m is None or set(m.group("field").split()) & _FEATURE_STOP or _abbreviated_field(item):
         return None
     if m.group("value").isupper() and m.group("value").lower() in FIELD_WORDS | _FIELD_ABBREVIATIONS:
         return None  # "image URL", "CVE ID": a field name with an acronym, not a value
     if re.fullmatch(r"[A-Z]{2,}(?:\s+[a-z]+)+", m.group("value")):
         return None  # "annual TEU throughput": an acronym inside a field's name, its noun after it
-    return Filter(field=normalize_name(m.group("field")), op="eq", value=m.group("value"))
+    # "operator SpaceX launched in ...": a participle after the value opens the records' next clause
+    words = m.group("value").split(" ")
+    k = next((i for i, w in enumerate(words) if i and w.islower() and _is_participle(w)), len(words))
+    return Filter(field=normalize_name(m.group("field")), op="eq", value=" ".join(words[:k]))
 
 
 _DETERMINERS = frozenset("the a an all every each some any these those".split())
@@ -1593,12 +1707,26 @@ _OPENING = re.compile(
     r"|(?:once|twice)\s+(?:a|per)\s+(?:day|week|month|hour)|daily|nightly|hourly|weekly|monthly)"
     r"\s*,?\s+(?=(?:i|we|please|" + "|".join(sorted(REQUEST_VERBS)) + r")\b)"
     r"|to\s+[a-z]+\s+[^,;:?]{1,80}?,?\s+(?=" + _WISH + r")"
-    r"|(?:i|we)\s*['’](?:m|re)\s+[a-z]+ing\b[^,;:?]{0,80},\s+(?:so\s+|and\s+)?(?=" + _WISH + r"))",
+    # ("I'm planning a road trip, so collect ...": the request may follow as an imperative)
+    r"|(?:i|we)\s*['’](?:m|re)\s+[a-z]+ing\b[^,;:?]{0,80},\s+(?:so\s+|and\s+)?(?="
+    + _WISH
+    + r"|(?:please\s+)?(?:"
+    + "|".join(sorted(REQUEST_VERBS))
+    + r")\b))",
     re.I,
 )
 # "Turn this search result into a dataset of titles": the records are named after the container.
 _INTO_CONTAINER = re.compile(
     r"^[a-z]+\s+[^,;:]{0,80}?\binto\s+(?:a|an|the|one)\s+(?:[a-z]+\s+)?(?P<c>[a-z]+)\s+of\s+(?P<rest>.+)",
+    re.I,
+)
+
+
+# "Scrape the site for every coworking space", "Check this page for all the hotels": a verb, the site or
+# page searched, then the counted records.
+_SEARCHED_SITE = re.compile(
+    r"^(?:[a-z]+\s+)?(?:the|this|that|its|their|our)\s+(?:web\s?site|site|page|portal)s?\s+for\s+"
+    r"(?=(?:every|each|all|any)\b)",
     re.I,
 )
 
@@ -1617,6 +1745,9 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
             t = s
     if (into := _INTO_CONTAINER.match(s)) and into.group("c").lower() in CONTAINER_NOUNS:
         return _entity(into.group("rest"), None, True)
+    if searched := _SEARCHED_SITE.match(s):
+        # "Scrape the site for every coworking space ...": the site is where to look, the records follow
+        return _entity(s[searched.end() :], None, True)
     s = re.sub(r"^(?:only\s+)?(?:the\s+)?first\s+page\s+(?:only\s+)?(?:of\s+)?", "", s, flags=re.I)
     toks = [m for m in _WORDS.finditer(s)]
     i = 0
@@ -1638,6 +1769,8 @@ def _entity(t: str, field_start: int | None, fields_first: bool) -> tuple[str | 
             lw in LEAD_MODIFIERS
             or lw in ("me", "us", "up", "out", "down", "together", "off", "through")
             or re.fullmatch(r"\d+|top|first|latest|newest|most|recent|last|up-to-date", lw)
+            # "Top ten at the box office": a number word after "top" counts the records, it is none
+            or (lw in NUMBER_WORDS and i > 0 and toks[i - 1].group(0).lower() == "top")
         ):
             seen_det = seen_det or lw in _DETERMINERS
             counted = counted or lw in ("every", "each", "all", "any")
@@ -1982,10 +2115,41 @@ _TAIL_LEAD = re.compile(
 )
 
 
+# A question whose verb follows its question word names no records ("What's leaving soon?", "How did
+# each delegate vote ...?"): the records are the ones it or the sentence after it counts ("each delegate",
+# "For each departure give ...").
+_VERB_QUESTION = re.compile(
+    r"^(?:what(?:['’]s|\s+(?:is|are|was|were)(?=\s+[a-z]+ing\b))|how\s+(?:(?:many|much)\s+[a-z]+\s+)?"
+    r"(?:did|do|does|will|would|is|are|was|were))\s+(?P<body>[^?]+)\?\s*(?P<tail>.*)$",
+    re.I,
+)
+_COUNTED_RECORDS = re.compile(r"\b(?:each|every)\s+(?P<n>[a-z]{3,})\b(?!-)")
+_COUNTED_NOT_RECORDS = frozenset(
+    "day week month year hour minute second season quarter time one other".split()
+)
+
+
+def _verb_question(t: str) -> str | None:
+    m = _VERB_QUESTION.match(t)
+    if m is None:
+        return None
+    body, tail = m.group("body").strip(), m.group("tail").strip()
+    body = re.sub(r"^[a-z]{2,}ing\s+", "", body, flags=re.I)  # "What is showing tonight?": the verb
+    for part in (body, tail):
+        for c in _COUNTED_RECORDS.finditer(part):
+            n = c.group("n").lower()
+            if singular(n) in _COUNTED_NOT_RECORDS or n in BOUNDARY_WORDS | _DETERMINERS | FIELD_WORDS:
+                continue
+            return f"every {n}; {body}. {tail}".strip()
+    return None
+
+
 def _question(t: str) -> str:
     """ "Which charities have an income over 1 million? I need their name and website" → the request
     "charities with an income over 1 million, with name and website": a question names the records
     (its verb "have" introduces their features), and a field list may follow it as its own sentence."""
+    if (counted := _verb_question(t)) is not None:
+        return counted
     m = _QUESTION.match(t)
     if m is None:
         return t
@@ -2085,15 +2249,72 @@ def _self_corrected(t: str) -> str:
     return _RESTARTED_RECORDS.sub(lambda m: m.group("verb") + " ", t, count=1)
 
 
+# Brackets closing an item of a field list that name fields: "the goals scored by each (home goals, away
+# goals)" enumerates the fields meant; "who started it (author)" names the field a clause describes;
+# "batting average (AVG)" gives the field's other name (its column's label), kept as an alias.
+_ITEM_END = r"(?=\s*(?:,|\band\b|\bor\b|[.;!?]|$))"
+_ITEM_WORD = r"(?:(?!(?:and|or)\b)[a-z][\w'’-]*)"
+_BRACKET_LIST = re.compile(
+    r"(?:(?<=[,:]\s)|(?<=\band\s))(?P<item>(?:and\s+)?(?:the\s+)?"
+    + _ITEM_WORD
+    + r"(?:\s+"
+    + _ITEM_WORD
+    + r"){0,8})"
+    r"\s*\((?P<list>[A-Za-z][\w'’ -]*(?:,\s*(?:and\s+)?[A-Za-z][\w'’ -]*)+)\)" + _ITEM_END
+)
+_BRACKET_CLAUSE = re.compile(
+    r"\b(?:who|what|which|when|where|how|whether)\s+[a-z][\w'’ ]{0,40}?\s*\((?P<name>[A-Za-z][\w.-]*"
+    r"(?:\s+[A-Za-z][\w.-]*){0,2})\)" + _ITEM_END,
+    re.I,
+)
+_BRACKET_ALIAS = re.compile(
+    r"(?P<item>\b[A-Za-z][\w'’-]*(?:\s+[A-Za-z][\w'’-]*){0,3})\s*\((?P<name>[A-Za-z][\w.-]*(?:\s+[A-Za-z][\w.-]*)"
+    r"{0,2})\)" + _ITEM_END
+)
+_NOT_A_NAME = frozenset("or and if for the a an to of e.g i.e etc".split())
+
+
+def _bracketed_names(raw: str) -> str:
+    def listed(m: re.Match[str]) -> str:
+        names = _split_list(m.group("list"), clean=False)
+        if len(names) < 2 or not _short_names([n.strip() for n in names]):
+            return m.group(0)
+        lead = "and " if m.group("item").startswith("and ") else ""
+        return lead + ", ".join(n.strip() for n in names)
+
+    def named(m: re.Match[str]) -> str:
+        name = m.group("name")
+        if set(name.lower().split()) & _NOT_A_NAME or re.fullmatch(_READ_IN_UNIT, name, re.I):
+            return m.group(0)
+        return name
+
+    def alias(m: re.Match[str]) -> str:
+        name = m.group("name")
+        if set(name.lower().split()) & _NOT_A_NAME or re.fullmatch(_READ_IN_UNIT, name, re.I):
+            return m.group(0)
+        words = m.group("item").split()
+        for k in range(1, len(words) + 1):
+            _ALIASES.setdefault(normalize_name(" ".join(words[-k:])), name)
+        return m.group("item")
+
+    raw = _BRACKET_LIST.sub(listed, raw)
+    raw = _BRACKET_CLAUSE.sub(named, raw)
+    return _BRACKET_ALIAS.sub(alias, raw)
+
+
 def _clean(text: str) -> str:
     raw = unicodedata.normalize("NFC", text or "")
     # "on https://... — name, founders, website": a dash before a list closing the sentence opens it
     # like a colon; a spaced hyphen or en dash between words too ("10 - 20", "$5 - $10" stay ranges)
     # ("between 3 and 5 - name, brand", "NeurIPS 2022 - title, authors": a range needs a number after)
+    # "MLB team pitching stats — ERA, WHIP and saves — for the Braves": a pair of dashes around a list
+    # brackets it
+    raw = re.sub(r"\s+[—―]\s+([^—―()]+?,[^—―()]+?)\s+[—―]\s+", r" (\1) ", raw)
     dash = r"(?:\s+[—―]\s+|(?<=[\w)])\s+[-–]\s+(?=[^\W\d]))"
     raw = re.sub(dash + r"(?=[^,;:.!?—―]+(?:,[^,;:.!?—―]+)+[.!?]?\s*$)", ": ", raw)
     raw = re.sub(r"\s+[—―]\s+", ", ", raw)  # "papers — fields: ...": a clause break, not a range
     raw = re.sub(r"(?<=[^\W\d)])\s+[-–]\s+(?=[^\W\d])", ", ", raw)
+    raw = _bracketed_names(raw)
     # "price range ($ to $$$$) and neighborhood": a parenthesis inside a list is an aside
     raw = re.sub(r"(?<=\w)\s*\([^(),]*\)(?=\s*(?:,|\band\b|\bor\b))", "", raw)
     # "a rating of 4 or more", "500 or fewer beds": the bound written after its number
@@ -2131,6 +2352,7 @@ def parse_request(
     given = sources
     raw = unicodedata.normalize("NFC", text or "")
     req = Request(text=raw)
+    _ALIASES.clear()
     t0 = _clean(raw)
     if not t0:
         req.unresolved.append("the instruction is empty: what should be collected?")
@@ -2167,6 +2389,12 @@ def parse_request(
     only = list(_ONLY)
     said_fields, field_filters, all_fields, field_start = _find_fields(t, blocked)
     phrase, lead_fields = _entity(t, field_start, False)
+    if phrase is None and said_fields and not all_fields:
+        # "Top ten at the box office this weekend: movie title, ...": no records named but the first
+        # field's, the noun its title or name belongs to
+        own = re.fullmatch(r"(?:the\s+)?([a-z]{3,})\s+(?:title|name)", said_fields[0].strip().lower())
+        if own and own.group(1) not in FIELD_WORDS | BOUNDARY_WORDS | _DETERMINERS:
+            phrase = own.group(1)
     if lead_fields and not said_fields:
         said_fields = []
         for it in lead_fields:
@@ -2182,6 +2410,11 @@ def parse_request(
     req.all_fields = all_fields
     if phrase:
         words = phrase.split()
+        if words[-1].islower() and (fixed := respelled_noun(words[-1])):
+            # "dentsts in Leeds", "satelites launched ...": a record noun that is no English word is the
+            # dictionary word it slips from
+            words[-1] = fixed
+            phrase = " ".join(words)
         last = words[-1] if words[-1].isupper() else plural(words[-1])  # an acronym stays as written
         req.entity = EntityName(singular=phrase, plural=" ".join([*words[:-1], last]))
 
@@ -2320,6 +2553,9 @@ def _respelled(item: str) -> str:
     return re.sub(r"(?<![\w-])[a-z]{5,}(?![\w-])", lambda m: fix(m) or m.group(0), item)
 
 
+_RATE = re.compile(r"(?:daily|weekly|monthly|hourly|yearly|annual|quarterly)\s+", re.I)
+
+
 def _percent_words(name: str) -> str:
     """A field's words with a percent sign after a word read out: "win %" -> "win percentage"."""
     return re.sub(r"(?<=[\w)])\s*%", " percentage", name).strip()
@@ -2342,6 +2578,11 @@ def _choose_fields(
         # A ``--fields`` name the sentence writes with its percent sign ("win" for "win %") reads so too.
         words = _percent_words(percent_said.get(name.lower(), name) if origin == "fields" else name)
         col = kind.map_field(words) if kind is not None and origin in ("sentence", "fields") else None
+        if col is None and kind is not None and origin == "sentence" and (rate := _RATE.match(words)):
+            # "the daily open, close and adjusted close": the rate the records come at, before a column
+            # the kind knows, is no word of the field
+            if (col := kind.map_field(words[rate.end() :])) is not None:
+                name = words = words[rate.end() :]
         if col is not None:
             # The kind knows the column ("season" is its YEAR) but the dataset keeps the user's word, and
             # a field the sentence names keeps the user's words as its normalised name (the column is
@@ -2363,12 +2604,14 @@ def _choose_fields(
             typ = kind.field_types.get(name)
         if origin == "sentence":
             name = column_name(name)
+        said_alias = _ALIASES.get(normalize_name(words)) if origin == "sentence" else None
         return RequestField(
             name=name,
             normalized=normalize_name(words),
             type=typ or guess_type(normalize_name(words)),
             unit=_unit(name) or _READ_UNITS.get(words),
             origin=origin,
+            aliases=[said_alias] if said_alias else [],
         )
 
     if fields:
@@ -2377,6 +2620,8 @@ def _choose_fields(
         return [mk(n, "schema", t) for n, t in schema]
     if said:
         out: list[RequestField] = []
+        # "Stock prices (daily, adjusted close)": a rate alone is how often the records come, no field
+        said = [s for s in said if not _RATE.fullmatch(s.strip() + " ")] or said
         for s in said:
             f = mk(s, "sentence")
             if f.normalized and f.normalized not in [g.normalized for g in out]:
