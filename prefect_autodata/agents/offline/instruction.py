@@ -381,8 +381,12 @@ def _resolve_time(t: str, mentions: list[_Mention], today: date, req: Request) -
         # "since 2015" includes 2015; "after 2015" starts with the year after it
         y = next(g for g in m.groups() if g)
         y0 = int(y) + (1 if m.group(0).startswith("after") else 0)
-        ts.start_year, ts.end_year = y0, today.year
-        req.assumptions.append(f"open range ends at the current year, {today.year}")
+        if y0 > today.year:
+            # a year still to come has no "until now": "starting in 2027" covers the year it names
+            ts.kind, ts.start_year, ts.end_year = "absolute", y0, y0
+        else:
+            ts.start_year, ts.end_year = y0, today.year
+            req.assumptions.append(f"open range ends at the current year, {today.year}")
     elif m := re.search(
         rf"\b(?:year|season)s?\s+(?:(?:of|is|are)\s+)?(?P<op>at least|no earlier than|>=|≥|over|above|more than|"
         rf"greater than|later than|newer than|at most|no later than|<=|≤|under|below|less than|earlier than)"
@@ -409,8 +413,10 @@ def _resolve_time(t: str, mentions: list[_Mention], today: date, req: Request) -
     ):
         d0 = mentions[0].start
         ts.kind, ts.phrase = "relative", t[m.start() : mentions[0].span[1]]
-        ts.start_date, ts.end_date = d0, today
-        ts.start_year, ts.end_year = d0.year, today.year
+        # a start still to come cannot run until today: "starting in January 2027" is that month
+        d1 = today if d0 <= today else mentions[0].end
+        ts.start_date, ts.end_date = d0, d1
+        ts.start_year, ts.end_year = d0.year, d1.year
     elif rel := _relative_time(lo, today):
         if not mentions:
             return rel
