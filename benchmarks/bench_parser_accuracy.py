@@ -40,6 +40,7 @@ SPLITS = (
     "heldout8",
     "heldout9",
     "heldout10",
+    "heldout11",
 )
 
 
