@@ -55,3 +55,43 @@ def test_a_column_the_kind_named_is_left_over_for_no_other_field():
     m = assign(["club", "season", "GP", "HR", "BA"], cands, aliases=aliases_of(plan))
     assert m["GP"].candidate.values[0] == "2352"  # not the runs column, though it is the integer left
     assert m["BA"].candidate.values[0] == "0.27"
+
+
+_PLAYERS = [
+    "PJ Hall ; 19 ; 22 ; DEN ; 4 ; 2024 ; 33 ; 6-10 ; 23",
+    "Moses Brown ; 13 ; 44 ; TOT ; 2 ; 2024 ; 76 ; 7-2 ; 25",
+    "Pat Spencer ; 39 ; 46 ; GSW ; 48 ; 2024 ; 98 ; 6-3 ; 28",
+    "Naz Reid ; 80 ; 480 ; MIN ; 181 ; 2024 ; 1138 ; 6-9 ; 25",
+    "Ben Simmons ; 33 ; 172 ; BKN ; 229 ; 2024 ; 204 ; 6-10 ; 28",
+    "T.J. McConnell ; 79 ; 193 ; IND ; 351 ; 2024 ; 720 ; 6-1 ; 33",
+    "Gradey Dick ; 54 ; 193 ; TOR ; 98 ; 2024 ; 777 ; 6-6 ; 21",
+    "Cole Swider ; 8 ; 25 ; TOR ; 2 ; 2024 ; 59 ; 6-8 ; 25",
+    "Drew Eubanks ; 37 ; 168 ; UTA ; 45 ; 2024 ; 215 ; 6-10 ; 28",
+    "Lonnie Walker IV ; 20 ; 63 ; PHI ; 50 ; 2024 ; 247 ; 6-4 ; 26",
+]
+
+
+def _player_cols(rows: list[str]) -> list[list[str]]:
+    from prefect_autodata.agents.induction import textlines
+    from prefect_autodata.agents.induction.dom import parse
+
+    html = "<html><body><main><pre>" + "\n".join(rows) + "</pre></main></body></html>"
+    (block,) = textlines.blocks(parse(html))
+    return block.columns
+
+
+def test_a_player_season_named_by_spans_and_the_team_codes():
+    from prefect_autodata.agents import kinds
+
+    got = kinds.get("nba_player").name_columns(_player_cols(_PLAYERS))
+    # points above every other count on nearly every record (Simmons' assists top his points once)
+    assert got == {5: "YEAR", 8: "AGE", 1: "GP", 6: "PTS", 3: "TEAM_ABBR"}
+
+
+def test_team_codes_of_a_former_era_still_name_the_team():
+    from prefect_autodata.agents import kinds
+
+    old = {"DEN": "SAN", "TOT": "UTH", "GSW": "SAN", "MIN": "KCK", "BKN": "UTH", "IND": "KCK"}
+    rows = [" ; ".join(old.get(p, p) for p in r.split(" ; ")) for r in _PLAYERS]
+    got = kinds.get("nba_player").name_columns(_player_cols(rows))
+    assert got[3] == "TEAM_ABBR"

@@ -297,6 +297,9 @@ class Candidate:
     position: int | None = None
     whole: Candidate | None = field(default=None, repr=False, compare=False)
     main_piece: bool = False
+    # the label was told by the values' consistency with a record kind's other columns (runs beside
+    # hits and at-bats): the column is that one, never left over for another field by elimination
+    told: bool = False
 
     @property
     def fill(self) -> float:
@@ -860,6 +863,7 @@ def _eliminate(
         j
         for j, c in enumerate(candidates)
         if free(j)
+        and not c.told
         and (c.opaque() or not _names_asked(c, asked))
         and (not profs[j].constant or c.origin == _LINE_PIECE)
         and profs[j].kind != "empty"
