@@ -95,3 +95,22 @@ def test_team_codes_of_a_former_era_still_name_the_team():
     rows = [" ; ".join(old.get(p, p) for p in r.split(" ; ")) for r in _PLAYERS]
     got = kinds.get("nba_player").name_columns(_player_cols(rows))
     assert got[3] == "TEAM_ABBR"
+
+
+def test_a_field_naming_part_of_what_the_unit_measures():
+    from prefect_autodata.agents.induction import textlines
+    from prefect_autodata.agents.induction.dom import parse
+    from prefect_autodata.agents.induction.matching import assign
+
+    rows = [
+        "MODEL ~ PRICE ~ MILEAGE ~ ENG.",
+        "2011 Ford Fusion ~ $22,265.00 ~ 22 mpg City / 29 mpg Hwy ~ 4-Cyl, 2.5 Liter",
+        "2010 Hyundai Genesis Coupe ~ $27,250.00 ~ 17 mpg City / 27 mpg Hwy ~ V6, 3.8 Liter",
+        "2010 Ford F250 Super Duty ~ $43,110.00 ~  ~ V8, 5.4 Liter",
+        "2011 Mazda Tribute ~ $28,250.00 ~ 20 mpg City / 26 mpg Hwy ~ 4-Cyl, 2.5 Liter",
+    ]
+    html = "<html><body><main><div><p>" + "<br>\n".join(rows) + "<br></p></div></main></body></html>"
+    (block,) = textlines.blocks(parse(html))
+    m = assign(["model", "price", "engine", "fuel"], textlines.candidates(block), entity="used car")
+    # "fuel" is a word of "fuel economy", which the values' unit (mpg) measures
+    assert m["fuel"].candidate.label == "MILEAGE"

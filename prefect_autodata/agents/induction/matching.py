@@ -414,6 +414,15 @@ def _unit_evidence(
     for u in sorted(prof.units):
         if (_unit_keys(u) & keys) or (len(u) > 1 and u in words):
             return u
+    # the field names a part of what the unit measures: "fuel" over "22 mpg City" (mpg: fuel economy)
+    asked = {w for n, _ in names for w in _content(normalise(n)).split()}
+    for u in sorted(prof.units):
+        for key in sorted(_unit_keys(u)):
+            c = lx.concept(key)
+            if c is not None and any(
+                len(p.split()) > 1 and asked and asked < set(p.split()) for p in c.phrases
+            ):
+                return u
     return None
 
 
