@@ -114,3 +114,30 @@ def test_a_field_naming_part_of_what_the_unit_measures():
     m = assign(["model", "price", "engine", "fuel"], textlines.candidates(block), entity="used car")
     # "fuel" is a word of "fuel economy", which the values' unit (mpg) measures
     assert m["fuel"].candidate.label == "MILEAGE"
+
+
+_PITCHING = [
+    "1971 · CHC · 13 · 79 · 1444.00 · 3.61 · 900 · 83 · 1.29",
+    "1971 · OAK · 36 · 60 · 1469.10 · 3.06 · 999 · 101 · 1.18",
+    "1971 · NYM · 22 · 79 · 1466.10 · 3.00 · 1157 · 83 · 1.20",
+    "1971 · MIL · 32 · 92 · 1416.10 · 3.38 · 795 · 69 · 1.32",
+    "1971 · BAL · 22 · 57 · 1472.00 · 2.99 · 1045 · 101 · 1.15",
+]
+
+
+def test_a_pitching_staff_named_by_spans_order_and_thirds():
+    from prefect_autodata.agents import kinds
+
+    got = kinds.get("mlb_pitching").name_columns(_player_cols(_PITCHING))
+    # W and L (79/83, 60/101 ...) stay unnamed: nothing tells them apart
+    assert got == {0: "YEAR", 6: "SO", 4: "IP", 5: "ERA", 8: "WHIP", 2: "SV", 1: "Team"}
+
+
+def test_on_base_and_slugging_beside_the_average():
+    from prefect_autodata.agents import kinds
+    from prefect_autodata.agents.induction import textlines
+    from prefect_autodata.agents.induction.dom import parse
+
+    (block,) = textlines.blocks(parse(_MLB))
+    got = kinds.get("mlb_hitting").name_columns(block.columns)
+    assert got[4] == "OBP" and got[8] == "SLG" and got[5] == "AVG"

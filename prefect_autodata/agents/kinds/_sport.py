@@ -212,6 +212,8 @@ class TeamSeasonKind(RecordKind):
     spans: ClassVar[dict[str, tuple[float, float]]] = {}
     alone: ClassVar[dict[str, tuple[float, float]]] = {}
     largest: ClassVar[tuple[str, ...]] = ()
+    smallest: ClassVar[tuple[str, ...]] = ()
+    fractional: ClassVar[tuple[str, ...]] = ()
 
     def chosen(self, ctx: Context) -> list[tuple[Franchise, tuple[int, int]]]:
         raise NotImplementedError
@@ -220,7 +222,15 @@ class TeamSeasonKind(RecordKind):
         """This kind's column names for unlabelled columns of values (index -> name), where their
         consistency with each other and their spans tell them apart (see ``name_columns``)."""
         named = (
-            name_columns(columns, list(self.relations), self.spans, self.alone, self.largest)
+            name_columns(
+                columns,
+                list(self.relations),
+                self.spans,
+                self.alone,
+                self.largest,
+                fractional=self.fractional,
+                smallest=self.smallest,
+            )
             if self.relations or self.alone
             else {}
         )
@@ -430,6 +440,8 @@ def name_columns(
     spans: dict[str, tuple[float, float]],
     alone: dict[str, tuple[float, float]],
     largest: tuple[str, ...] = (),
+    fractional: tuple[str, ...] = (),
+    smallest: tuple[str, ...] = (),
 ) -> dict[int, str]:
     """Kind columns for unlabelled columns (index -> column name), told by consistency, never guessed.
 
@@ -437,7 +449,9 @@ def name_columns(
        in its ``spans`` span; the share of a ratio any number) under which every relation that can
        hold at all does; a column is named where all those ways agree.
     2. Then a span ``alone``: a kind count whose span exactly one column left fits. Among several, a
-       ``largest`` column (a season's points) is the one above every other on nearly every record.
+       ``largest`` column (a season's points) is the one above every other on nearly every record, a
+       ``smallest`` one (a staff's saves, a share of its wins) below every other. A span is of whole
+       numbers unless the name is ``fractional`` (an earned run average, innings pitched).
     """
     nums = {j: n for j, col in enumerate(columns) if (n := _numbers(col)) is not None}
     shares = {r.cols[2] for r in relations if r.op == "ratio"}
@@ -469,9 +483,12 @@ def name_columns(
     for name, span in alone.items():
         if name in named.values():
             continue
-        left = [j for j, n in nums.items() if j not in placed and j not in named and _within(n, span)]
+        whole = name not in fractional
+        left = [j for j, n in nums.items() if j not in placed and j not in named and _within(n, span, whole)]
         if len(left) > 1 and name in largest:
             left = [j for j in left if all(_above(nums[j], nums[o]) for o in left if o != j)]
+        elif len(left) > 1 and name in smallest:
+            left = [j for j in left if all(_above(nums[o], nums[j]) for o in left if o != j)]
         if len(left) == 1:
             named[left[0]] = name
     return named
