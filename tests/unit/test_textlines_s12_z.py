@@ -141,3 +141,35 @@ def test_on_base_and_slugging_beside_the_average():
     (block,) = textlines.blocks(parse(_MLB))
     got = kinds.get("mlb_hitting").name_columns(block.columns)
     assert got[4] == "OBP" and got[8] == "SLG" and got[5] == "AVG"
+
+
+def test_a_list_of_persons_is_names_accents_and_all():
+    from prefect_autodata.agents.induction import values as vt
+
+    for s in (
+        "Grover, Claire and Lascarides, Alex",
+        "Claire Grover, Alex Lascarides, Bo Li",
+        "Rossi, José and Garcia, Nadia and Brennan, Emma",
+        "Müller, Karin",
+    ):
+        assert vt.kind_of(s) == "name", s
+    for s in ("Sales and Marketing", "Proceedings of the 39th Annual Meeting", "XML-Based Data Preparation"):
+        assert vt.kind_of(s) != "name", s
+
+
+def test_unlabelled_author_lists_and_titles_told_apart():
+    from prefect_autodata.agents.induction import textlines
+    from prefect_autodata.agents.induction.dom import parse
+    from prefect_autodata.agents.induction.matching import assign
+
+    rows = [
+        "Main Conference Track | Ramos, Beatriz and Quinn, Liam and Müller, Ben | When Do Features Help Domain Adaptation? | 2023",
+        "Main Conference Track | Rossi, José and Garcia, Nadia | ZubaNet: Unsupervised Prompts for Question Answering | 2023",
+        "Poster Track | Brennan, Emma and Iyer, Sofia and Zhou, Omar | Learning Structured Priors via Contrastive Pretraining | 2023",
+        "Main Conference Track | Janssen, Anna and Ivanova, Noor | Towards Hierarchical Time Series Forecasting | 2023",
+    ]
+    html = "<html><body><main><div><p>" + "<br>\n".join(rows) + "<br></p></div></main></body></html>"
+    (block,) = textlines.blocks(parse(html))
+    m = assign(["title", "authors", "year", "track"], textlines.candidates(block), entity="paper")
+    assert m["title"].candidate.values[0] == "When Do Features Help Domain Adaptation?"
+    assert m["authors"].candidate.values[0].startswith("Ramos, Beatriz")
