@@ -173,3 +173,27 @@ def test_unlabelled_author_lists_and_titles_told_apart():
     m = assign(["title", "authors", "year", "track"], textlines.candidates(block), entity="paper")
     assert m["title"].candidate.values[0] == "When Do Features Help Domain Adaptation?"
     assert m["authors"].candidate.values[0].startswith("Ramos, Beatriz")
+
+
+def test_a_filter_field_finds_the_column_the_kind_named():
+    from types import SimpleNamespace
+
+    from prefect_autodata.agents.induction import textlines
+    from prefect_autodata.agents.induction.assemble import _kind_named
+    from prefect_autodata.agents.induction.dom import parse
+    from prefect_autodata.agents.induction.matching import assign
+    from prefect_autodata.agents.induction.scoped import filter_matches
+
+    plan = SimpleNamespace(
+        kind="nba_player",
+        fields=[],
+        filters=[SimpleNamespace(field="club", op="eq", value="TOR")],
+        time_scope=None,
+    )
+    html = "<html><body><main><pre>" + "\n".join(_PLAYERS) + "</pre></main></body></html>"
+    (block,) = textlines.blocks(parse(html))
+    cands = _kind_named(plan, textlines.candidates(block))
+    req = ["player name", "season", "games"]
+    m = assign(req, cands)
+    got = filter_matches(plan, req, m, cands)
+    assert got["club"].candidate.values[0] == "DEN"  # the column named TEAM_ABBR by its codes

@@ -223,6 +223,8 @@ class NbaPlayerKind(RecordKind):
         "height": "HEIGHT",
         "weight": "WEIGHT",
         "team": "TEAM_ABBR",
+        "club": "TEAM_ABBR",
+        "tm": "TEAM_ABBR",
         "draft year": "DRAFT_YEAR",
     }
     field_types = {"PLAYER_NAME": "string", "YEAR": "integer", "BIRTHDATE": "date"}
