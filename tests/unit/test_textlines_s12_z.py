@@ -23,7 +23,9 @@ def test_a_tie_goes_to_the_tab_in_every_order():
 
 
 def test_a_mark_inside_words_loses_even_when_more_frequent():
-    lines = [ln.replace(" - Green", " - Green - Matte").replace(" - Lime", " - Lime - Matte") for ln in _CAMERAS]
+    lines = [
+        ln.replace(" - Green", " - Green - Matte").replace(" - Lime", " - Lime - Matte") for ln in _CAMERAS
+    ]
     lines[2] = lines[2].replace(" - Black", " - Black - Matte")
     assert find_separator(lines) == "\t"
 

@@ -86,7 +86,9 @@ def find_separator(lines: list[str]) -> str | None:
             continue
         spaced = sum(1 for ln in lines if f" {c} " in ln or c == "\t") / len(lines)
         # a mark also written inside words ("5 mm-25 mm" beside " - ") is the values' own punctuation
-        inner = sum(1 for ln, cnt in zip(lines, counts, strict=True) if ln.strip().count(c) > cnt[c]) / len(lines)
+        inner = sum(1 for ln, cnt in zip(lines, counts, strict=True) if ln.strip().count(c) > cnt[c]) / len(
+            lines
+        )
         score = agree * 2 + spaced + min(n, 12) / 24 - inner
         # on a tie a tab wins: it lays text out, while a dash or a dot also punctuates the values
         key = (score, c == "\t", c)

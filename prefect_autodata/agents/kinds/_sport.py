@@ -400,7 +400,9 @@ def teams_of(values: list[object], league_name: str) -> bool:
     return hit >= 0.9 * len(filled)
 
 
-def name_team(columns: list[list[object]], league_name: str, named: dict[int, str], name: str) -> dict[int, str]:
+def name_team(
+    columns: list[list[object]], league_name: str, named: dict[int, str], name: str
+) -> dict[int, str]:
     """``named`` with the one column left whose values are the league's franchises named ``name``."""
     teams = [j for j, col in enumerate(columns) if j not in named and teams_of(col, league_name)]
     if not teams:  # codes of a former era (SAN, UTH) no list of today's franchises holds
