@@ -258,7 +258,7 @@ def _kind_named(plan: Any, cands: list[Candidate]) -> list[Candidate]:
     for k, name in got.items():
         c = cands[bare[k]]
         out[bare[k]] = replace(
-            c, label=name, notes=[*c.notes, f"named {name} by the {kind.name} kind's consistency"]
+            c, label=name, told=True, notes=[*c.notes, f"named {name} by the {kind.name} kind's consistency"]
         )
     return out
 

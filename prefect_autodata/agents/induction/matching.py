@@ -318,6 +318,9 @@ class Candidate:
     position: int | None = None
     whole: Candidate | None = field(default=None, repr=False, compare=False)
     main_piece: bool = False
+    # the label was told by the values' consistency with a record kind's other columns (runs beside
+    # hits and at-bats): the column is that one, never left over for another field by elimination
+    told: bool = False
     class_label: bool = False
     aside: bool = False  # the piece of a cell in parentheses after its text ("(Vote for 1)")
 
@@ -435,6 +438,15 @@ def _unit_evidence(
     for u in sorted(prof.units):
         if (_unit_keys(u) & keys) or (len(u) > 1 and u in words):
             return u
+    # the field names a part of what the unit measures: "fuel" over "22 mpg City" (mpg: fuel economy)
+    asked = {w for n, _ in names for w in _content(normalise(n)).split()}
+    for u in sorted(prof.units):
+        for key in sorted(_unit_keys(u)):
+            c = lx.concept(key)
+            if c is not None and any(
+                len(p.split()) > 1 and asked and asked < set(p.split()) for p in c.phrases
+            ):
+                return u
     return None
 
 
@@ -972,6 +984,7 @@ def _eliminate(
         j
         for j, c in enumerate(candidates)
         if free(j)
+        and not c.told
         and (c.opaque() or not _names_asked(c, asked))
         and (not profs[j].constant or c.origin == _LINE_PIECE)
         and profs[j].kind != "empty"

@@ -39,6 +39,25 @@ def filter_matches(
     ]
     if not free:
         return {}
-    got = assign(scope, free, eliminate=False)
-    named = {k for k, x in got.items() if name_score(k, x.candidate.label or "") >= MIN_NAME}
+    names = kind_names(plan, scope)
+    got = assign(scope, free, eliminate=False, aliases=names)
+    named = {
+        k
+        for k, x in got.items()
+        if max(name_score(n, x.candidate.label or "") for n in (k, *names.get(k, ()))) >= MIN_NAME
+    }
     return {k: got[k] for k in scope if k in named}  # in the plan's order: the columns' order
+
+
+def kind_names(plan: Any, fields: list[str]) -> dict[str, tuple[str, ...]]:
+    """The plan's record kind's column and words for each filter field ("club" -> ``TEAM_ABBR``,
+    "team"): a label the kind gave a column (its consistency named the team's codes) names it."""
+    from prefect_autodata.agents import kinds
+
+    kind = kinds.get(getattr(plan, "kind", None) if isinstance(getattr(plan, "kind", None), str) else None)
+    out: dict[str, tuple[str, ...]] = {}
+    for f in fields if kind is not None else []:
+        col = kind.map_field(f)
+        if col:
+            out[f] = tuple(dict.fromkeys([col, *kind.names_for(col)]))
+    return out

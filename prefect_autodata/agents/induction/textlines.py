@@ -77,19 +77,24 @@ def find_separator(lines: list[str]) -> str | None:
         found |= {_core(m.group(0)) for m in _SEP.finditer(ln)}
     # counted as the lines are split (an empty field between two marks counts both)
     counts = [Counter({c: len(re.findall(sep_regex(c), ln.strip())) for c in found}) for ln in lines]
-    cands = found
-    best: tuple[float, str] | None = None
-    for c in cands:
+    best: tuple[float, bool, str] | None = None
+    for c in sorted(found):  # sorted: a tie is broken the same way in every process
         per = [cnt[c] for cnt in counts]
         n, share = Counter(per).most_common(1)[0]
         agree = share / len(per)
         if n < 1 or agree < 0.9:
             continue
         spaced = sum(1 for ln in lines if f" {c} " in ln or c == "\t") / len(lines)
-        score = agree * 2 + spaced + min(n, 12) / 24
-        if best is None or score > best[0]:
-            best = (score, c)
-    return best[1] if best else None
+        # a mark also written inside words ("5 mm-25 mm" beside " - ") is the values' own punctuation
+        inner = sum(1 for ln, cnt in zip(lines, counts, strict=True) if ln.strip().count(c) > cnt[c]) / len(
+            lines
+        )
+        score = agree * 2 + spaced + min(n, 12) / 24 - inner
+        # on a tie a tab wins: it lays text out, while a dash or a dot also punctuates the values
+        key = (score, c == "\t", c)
+        if best is None or key[:2] > best[:2]:
+            best = key
+    return best[2] if best else None
 
 
 def _split(line: str, sep: str) -> list[str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -129,7 +130,27 @@ def _person(s: str) -> bool:
     if not 2 <= len(words) <= 5 or len(s) > 48 or any(c.isdigit() for c in s):
         return False
     caps = [w for w in words if lx.fold(w).strip(".") not in lx.NAME_PARTICLES]
-    return len(caps) >= 2 and all(_NAME_WORD.match(w) for w in caps)
+    return len(caps) >= 2 and all(_NAME_WORD.match(_unaccented(w)) for w in caps)
+
+
+def _unaccented(word: str) -> str:
+    """The word without its accents, its case kept: "Müller" -> "Muller", "Éric" -> "Eric"."""
+    s = unicodedata.normalize("NFKD", word)
+    return "".join(c for c in s if not unicodedata.combining(c))
+
+
+def _people(s: str) -> bool:
+    """A list of persons' names: "Grover, Claire and Lascarides, Alex" (surname first, the persons
+    parted by "and" or ";"), or "Claire Grover, Alex Lascarides, Bo Li" (parted by commas too)."""
+    for parts in (_AND.split(s), _AND_COMMA.split(s)):
+        parts = [p.strip() for p in parts if p.strip()]
+        if len(parts) >= 2 and all(len(p.replace(",", " ").split()) >= 2 and _person(p) for p in parts):
+            return True
+    return False
+
+
+_AND = re.compile(r"\s+(?:and|&)\s+|\s*;\s*")
+_AND_COMMA = re.compile(r"\s+(?:and|&)\s+|\s*[;,]\s*(?:and\s+)?")
 
 
 def kind_of(value: Any) -> str:
@@ -200,7 +221,7 @@ def _kind_str(value: str) -> str:
         return "place"
     if _address(s):
         return "address"
-    if _person(s):
+    if _person(s) or _people(s):
         return "name"
     if len(s) >= 100 or len(s.split()) >= 14:
         return "long"

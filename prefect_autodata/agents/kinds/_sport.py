@@ -212,6 +212,8 @@ class TeamSeasonKind(RecordKind):
     spans: ClassVar[dict[str, tuple[float, float]]] = {}
     alone: ClassVar[dict[str, tuple[float, float]]] = {}
     largest: ClassVar[tuple[str, ...]] = ()
+    smallest: ClassVar[tuple[str, ...]] = ()
+    fractional: ClassVar[tuple[str, ...]] = ()
 
     def chosen(self, ctx: Context) -> list[tuple[Franchise, tuple[int, int]]]:
         raise NotImplementedError
@@ -220,23 +222,19 @@ class TeamSeasonKind(RecordKind):
         """This kind's column names for unlabelled columns of values (index -> name), where their
         consistency with each other and their spans tell them apart (see ``name_columns``)."""
         named = (
-            name_columns(columns, list(self.relations), self.spans, self.alone, self.largest)
+            name_columns(
+                columns,
+                list(self.relations),
+                self.spans,
+                self.alone,
+                self.largest,
+                fractional=self.fractional,
+                smallest=self.smallest,
+            )
             if self.relations or self.alone
             else {}
         )
-        teams = [j for j, col in enumerate(columns) if j not in named and self._teams_of(col)]
-        if len(teams) == 1:  # the league's franchises, by name or code: the record's team
-            named[teams[0]] = "Team"
-        return named
-
-    def _teams_of(self, values: list[object]) -> bool:
-        """True when nearly every value is one of the league's franchises, whole (name, nickname or code)."""
-        pats = _TEAMS.get(self.league_name) or []
-        filled = [str(v).strip() for v in values if v is not None and str(v).strip()]
-        if len(filled) < 3 or not pats:
-            return False
-        hit = sum(1 for v in filled if any(p.fullmatch(v) for p, _, _ in pats))
-        return hit >= 0.9 * len(filled)
+        return name_team(columns, self.league_name, named, "Team")
 
     def refine(self, req: Request, ctx: Context) -> None:
         chosen = self.chosen(ctx)
@@ -387,7 +385,41 @@ def _within(col: list[float | None], span: tuple[float, float], whole: bool = Tr
 
 
 def _above(a: list[float | None], b: list[float | None]) -> bool:
-    return all(x is not None and (y is None or x > y) for x, y in zip(a, b, strict=True))
+    """``a`` above ``b`` on nearly every record (a player's assists may top his points one season)."""
+    pairs = [(x, y) for x, y in zip(a, b, strict=True) if x is not None and y is not None]
+    return len(pairs) >= _MIN_ROWS and sum(1 for x, y in pairs if x > y) >= _HOLDS * len(pairs)
+
+
+def teams_of(values: list[object], league_name: str) -> bool:
+    """True when nearly every value is one of the league's franchises, whole (name, nickname or code)."""
+    pats = _TEAMS.get(league_name) or []
+    filled = [str(v).strip() for v in values if v is not None and str(v).strip()]
+    if len(filled) < 3 or not pats:
+        return False
+    hit = sum(1 for v in filled if any(p.fullmatch(v) for p, _, _ in pats))
+    return hit >= 0.9 * len(filled)
+
+
+def name_team(
+    columns: list[list[object]], league_name: str, named: dict[int, str], name: str
+) -> dict[int, str]:
+    """``named`` with the one column left whose values are the league's franchises named ``name``."""
+    teams = [j for j, col in enumerate(columns) if j not in named and teams_of(col, league_name)]
+    if not teams:  # codes of a former era (SAN, UTH) no list of today's franchises holds
+        teams = [j for j, col in enumerate(columns) if j not in named and _codes(col)]
+    if len(teams) == 1:  # the league's franchises, by name or code: the record's team
+        named[teams[0]] = name
+    return named
+
+
+def _codes(values: list[object]) -> bool:
+    """Every value a code of two to four capitals, some repeated (a team's code, not a record's own)."""
+    filled = [str(v).strip() for v in values if v is not None and str(v).strip()]
+    return (
+        len(filled) >= _MIN_ROWS
+        and all(re.fullmatch(r"[A-Z]{2,4}", v) for v in filled)
+        and len(set(filled)) < len(filled)
+    )
 
 
 def _holds(rel: Relation, a: list[float | None], b: list[float | None], c: list[float | None]) -> bool:
@@ -410,6 +442,8 @@ def name_columns(
     spans: dict[str, tuple[float, float]],
     alone: dict[str, tuple[float, float]],
     largest: tuple[str, ...] = (),
+    fractional: tuple[str, ...] = (),
+    smallest: tuple[str, ...] = (),
 ) -> dict[int, str]:
     """Kind columns for unlabelled columns (index -> column name), told by consistency, never guessed.
 
@@ -417,7 +451,9 @@ def name_columns(
        in its ``spans`` span; the share of a ratio any number) under which every relation that can
        hold at all does; a column is named where all those ways agree.
     2. Then a span ``alone``: a kind count whose span exactly one column left fits. Among several, a
-       ``largest`` column (a season's points) is the one above every other on every record.
+       ``largest`` column (a season's points) is the one above every other on nearly every record, a
+       ``smallest`` one (a staff's saves, a share of its wins) below every other. A span is of whole
+       numbers unless the name is ``fractional`` (an earned run average, innings pitched).
     """
     nums = {j: n for j, col in enumerate(columns) if (n := _numbers(col)) is not None}
     shares = {r.cols[2] for r in relations if r.op == "ratio"}
@@ -449,9 +485,12 @@ def name_columns(
     for name, span in alone.items():
         if name in named.values():
             continue
-        left = [j for j, n in nums.items() if j not in placed and j not in named and _within(n, span)]
+        whole = name not in fractional
+        left = [j for j, n in nums.items() if j not in placed and j not in named and _within(n, span, whole)]
         if len(left) > 1 and name in largest:
             left = [j for j in left if all(_above(nums[j], nums[o]) for o in left if o != j)]
+        elif len(left) > 1 and name in smallest:
+            left = [j for j in left if all(_above(nums[o], nums[j]) for o in left if o != j)]
         if len(left) == 1:
             named[left[0]] = name
     return named

@@ -159,7 +159,16 @@ class MlbHittingKind(_MlbKind):
     # hits over at-bats is the batting average; a season's year, home runs and runs by their spans
     relations = (Relation("ratio", ("H", "AB", "AVG")),)
     spans = {"H": (0, 2000), "AB": (0, 6500), "AVG": (0, 1)}
-    alone = {"YEAR": (1876, 2100), "HR": (0, 320), "R": (150, 1250)}
+    # on-base and slugging shares beside the average: slugging is above on-base on nearly every record
+    alone = {
+        "YEAR": (1876, 2100),
+        "HR": (0, 320),
+        "R": (150, 1250),
+        "SLG": (0.2, 0.7),
+        "OBP": (0.2, 0.5),
+    }
+    largest = ("SLG",)
+    fractional = ("SLG", "OBP")
     vocabulary = {
         **_COMMON,
         "at bats": "AB",
@@ -228,6 +237,21 @@ class MlbPitchingKind(_MlbKind):
     singular = "team pitching season"
     plural = "team pitching seasons"
     default_fields = "TEAM_NAME TEAM_ABBR YEAR W L ERA G GS CG SHO SV IP H R ER HR HB BB SO".split()
+    # a staff's season by spans, in this order: the year, its strikeouts (hundreds, whole), its innings
+    # (hundreds, in thirds: 1469.1), its earned run average (above its walks and hits per inning on
+    # nearly every record), that WHIP, and its saves (a save is in a game won: below the wins, and
+    # below the losses on nearly every record); wins and losses themselves nothing tells apart
+    alone = {
+        "YEAR": (1876, 2100),
+        "SO": (250, 1900),
+        "IP": (700, 1700),
+        "ERA": (1.0, 10.0),
+        "WHIP": (0.5, 2.5),
+        "SV": (0, 90),
+    }
+    largest = ("ERA",)
+    smallest = ("SV",)
+    fractional = ("IP", "ERA", "WHIP")
     vocabulary = {
         **_COMMON,
         "wins": "W",

@@ -17,6 +17,8 @@ from prefect_autodata.agents.kinds._sport import (
     franchise,
     franchise_patterns,
     league,
+    name_columns,
+    name_team,
     players,
     register_teams,
     seasons_template,
@@ -221,11 +223,23 @@ class NbaPlayerKind(RecordKind):
         "height": "HEIGHT",
         "weight": "WEIGHT",
         "team": "TEAM_ABBR",
+        "club": "TEAM_ABBR",
+        "tm": "TEAM_ABBR",
         "draft year": "DRAFT_YEAR",
     }
     field_types = {"PLAYER_NAME": "string", "YEAR": "integer", "BIRTHDATE": "date"}
     scope_model = PlayerScope
     location_filters = False
+    # a player season's unlabelled numbers by their spans, in this order: the year, the age (a grown
+    # man's), the games (at most a season's 82 and some), the points (above every other count he
+    # totals on nearly every record); rebounds and assists stay unnamed, nothing tells them apart
+    alone = {"YEAR": (1946, 2100), "AGE": (18, 45), "GP": (0, 85), "PTS": (0, 4100)}
+
+    def name_columns(self, columns: list[list[object]]) -> dict[int, str]:
+        """This kind's column names for unlabelled columns (index -> name), by span and by the one
+        column of the league's franchise codes (the player's team that season)."""
+        named = name_columns(columns, [], {}, self.alone, ("PTS",))
+        return name_team(columns, "NBA", named, "TEAM_ABBR")
 
     def detect(self, ctx: Context) -> float:
         return _nba_score(ctx) if _is_player(ctx) else 0.0
