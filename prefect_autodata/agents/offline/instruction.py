@@ -768,9 +768,29 @@ def _clean_item(item: str, *, gerund: bool = False) -> str:
     return item.strip(" .,'\"")
 
 
+# "scheduled and estimated time": two modifiers joined by "and" / "or" before one head noun, an item
+# of its own, share it (the first a participle or an adjective, never a noun a field can be)
+_SHARED_HEAD = re.compile(
+    r"(?:^|(?<=[,:;(]))(?P<lead>\s*(?:(?:the|their|its)\s+)?)(?P<a>[a-z]{3,})\s+(?:and|or|&)\s+"
+    r"(?P<b>[a-z]{3,})\s+(?P<head>[a-z]{3,})(?=\s*(?:,|;|\)|\band\b|\bor\b|[.!?]|$))"
+)
+
+
+def _shared_head(m: re.Match[str]) -> str:
+    a, b = m.group("a"), m.group("b")
+    if (
+        not (_is_participle(a) or a in _ADJECTIVES)
+        or not (_is_participle(b) or b in _ADJECTIVES)
+        or a in FIELD_WORDS
+    ):
+        return m.group(0)
+    return f"{m.group('lead')}{a} {m.group('head')} and {b} {m.group('head')}"
+
+
 def _split_list(text: str, *, clean: bool = True) -> list[str]:
     """The one list splitter: the items of "a, b and c" (also ";", "/", "&", "plus", "as well as"), each
     cleaned of its determiners and lead words (``clean``) and empty ones dropped."""
+    text = _SHARED_HEAD.sub(_shared_head, text)
     parts = [p for p in _LIST_SPLIT.split(text) if p.strip()]
     last = len(parts) - 1 if len(parts) > 1 else -1  # "..., postcode and listing date"
     return (
