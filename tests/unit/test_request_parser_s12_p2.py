@@ -20,3 +20,19 @@ def test_two_modifiers_joined_by_and_share_the_head_noun_after_them():
     )
     assert "scheduled_time" in names and "estimated_time" in names and "scheduled" not in names
     assert _names("Collect every book with title and author names, price and isbn.")[0] == "title"
+
+
+def test_a_time_phrase_opening_a_listed_field_name_is_that_field_not_the_time_scope():
+    r = parse_request(
+        "Top ten at the box office this weekend: movie title, this week rank, last week rank (NEW if just "
+        "opened), Tomatometer, weeks released, weekend gross and total gross.",
+        today=TODAY,
+    )
+    names = [f.normalized for f in r.fields]
+    assert "last_week_rank" in names and "this_week_rank" in names
+    assert r.time_scope is None or "week" not in (r.time_scope.phrase or "")
+    # a time phrase of its own still scopes the records
+    r = parse_request(
+        "Collect every job posted in the last week with title, company and salary.", today=TODAY
+    )
+    assert r.time_scope is not None and r.time_scope.phrase == "last week"

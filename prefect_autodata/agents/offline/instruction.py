@@ -470,6 +470,31 @@ def _resolve_time(t: str, mentions: list[_Mention], today: date, req: Request) -
     return ts
 
 
+def _scope_not_a_field(
+    t: str, mentions: list[_Mention], today: date, req: Request, said: list[str]
+) -> TimeScope | None:
+    """ "..., this week rank, last week rank, ...": a time phrase that opens a listed field's name (a field
+    noun after it) is a word of that field, not the records' time scope; the scope is read again without it."""
+    ts = req.time_scope
+    for _ in range(3):
+        phrase = (ts.phrase or "").strip().lower() if ts is not None else ""
+        if not phrase or not any(x.strip().lower().startswith(phrase + " ") for x in said):
+            return ts
+        hit = next(
+            (
+                m
+                for m in re.finditer(re.escape(phrase), t, re.I)
+                if any(x.strip().lower() == t[m.start() : m.start() + len(x.strip())].lower() for x in said)
+            ),
+            None,
+        )
+        if hit is None:
+            return ts
+        t = t[: hit.start()] + " " * len(phrase) + t[hit.end() :]
+        ts = _resolve_time(t, mentions, today, Request(text=req.text))
+    return ts
+
+
 # ---------------------------------------------------------------- sources
 
 # The one value-boundary rule: which words a named value (or a place) is made of, and what closes it.
@@ -2434,6 +2459,7 @@ def parse_request(
             filters.append(f)
     req.filters = filters
     req.all_fields = all_fields
+    req.time_scope = _scope_not_a_field(t, mentions, today, req, said_fields)
     if phrase:
         words = phrase.split()
         if words[-1].islower() and (fixed := respelled_noun(words[-1])):
