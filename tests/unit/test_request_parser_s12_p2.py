@@ -36,3 +36,17 @@ def test_a_time_phrase_opening_a_listed_field_name_is_that_field_not_the_time_sc
         "Collect every job posted in the last week with title, company and salary.", today=TODAY
     )
     assert r.time_scope is not None and r.time_scope.phrase == "last week"
+
+
+def test_a_gerund_word_inside_a_field_list_is_a_word_of_its_field_not_a_list_verb():
+    names = _names(
+        "Pull the apartment ads from this craigslist page: posted date, listing title, monthly rent, "
+        "bedrooms and the neighborhood."
+    )
+    assert names[:3] == ["posted_date", "listing_title", "monthly_rent"]
+    # a list verb after the records still opens the list
+    assert _names("Get all cars on this page, listing price, mileage and colour.") == [
+        "price",
+        "mileage",
+        "colour",
+    ]

@@ -819,7 +819,10 @@ def _split_list(text: str, *, clean: bool = True) -> list[str]:
     parts = [p for p in _LIST_SPLIT.split(text) if p.strip()]
     last = len(parts) - 1 if len(parts) > 1 else -1  # "..., postcode and listing date"
     return (
-        [x for x in (_clean_item(p, gerund=i == last) for i, p in enumerate(parts)) if x] if clean else parts
+        # a gerund item past the first ("posted date, listing title, ...") is a field's name as well
+        [x for x in (_clean_item(p, gerund=i == last or i > 0) for i, p in enumerate(parts)) if x]
+        if clean
+        else parts
     )
 
 
@@ -1421,6 +1424,17 @@ def _phrase_after(t: str, start: int) -> str:
     return t[start : m.start() if m else len(t)]
 
 
+def _inside_list(t: str, m: re.Match[str], chunk: str) -> bool:
+    """ "...: posted date, listing title, monthly rent": a gerund list word ("listing", "showing") after an
+    item that itself follows a list's colon or comma, with one word before the next item, is a word of a
+    field's name, not a verb opening the list."""
+    return bool(
+        re.fullmatch(r"(?:listing|showing|giving)\s+", m.group(0), re.I)
+        and re.search(r"[:,]\s*[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,3}\s*,\s*$", t[: m.start()])
+        and re.match(r"[a-z][\w'’-]*\s*(?:,|\band\b|&)", chunk.strip())
+    )
+
+
 def _records_not_columns(t: str, m: re.Match[str]) -> bool:
     """ "Retrieve all properties with more than 3 bedrooms": all-columns words opening the request and
     followed by what qualifies records are the records themselves."""
@@ -1450,6 +1464,8 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
             chunk = _phrase_after(t, begin)
             if items and re.fullmatch(_GERUND_FIELD, m.group(0).strip() + " " + chunk.strip()):
                 continue  # "..., price and listing date": a field of the list read, no list verb
+            if _inside_list(t, m, chunk):
+                continue  # ": posted date, listing title, monthly rent": a gerund word of a listed field
             if not chunk.strip():
                 # "with at bats and home runs": a field list whose first word is a preposition
                 lead = re.match(r"(?:at|on|in)\s+[a-z]+(?=\s*(?:,|\band\b|&))", t[begin:])
