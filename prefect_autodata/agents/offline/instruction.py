@@ -470,6 +470,31 @@ def _resolve_time(t: str, mentions: list[_Mention], today: date, req: Request) -
     return ts
 
 
+def _scope_not_a_field(
+    t: str, mentions: list[_Mention], today: date, req: Request, said: list[str]
+) -> TimeScope | None:
+    """ "..., this week rank, last week rank, ...": a time phrase that opens a listed field's name (a field
+    noun after it) is a word of that field, not the records' time scope; the scope is read again without it."""
+    ts = req.time_scope
+    for _ in range(3):
+        phrase = (ts.phrase or "").strip().lower() if ts is not None else ""
+        if not phrase or not any(x.strip().lower().startswith(phrase + " ") for x in said):
+            return ts
+        hit = next(
+            (
+                m
+                for m in re.finditer(re.escape(phrase), t, re.I)
+                if any(x.strip().lower() == t[m.start() : m.start() + len(x.strip())].lower() for x in said)
+            ),
+            None,
+        )
+        if hit is None:
+            return ts
+        t = t[: hit.start()] + " " * len(phrase) + t[hit.end() :]
+        ts = _resolve_time(t, mentions, today, Request(text=req.text))
+    return ts
+
+
 # ---------------------------------------------------------------- sources
 
 # The one value-boundary rule: which words a named value (or a place) is made of, and what closes it.
@@ -768,13 +793,36 @@ def _clean_item(item: str, *, gerund: bool = False) -> str:
     return item.strip(" .,'\"")
 
 
+# "scheduled and estimated time": two modifiers joined by "and" / "or" before one head noun, an item
+# of its own, share it (the first a participle or an adjective, never a noun a field can be)
+_SHARED_HEAD = re.compile(
+    r"(?:^|(?<=[,:;(]))(?P<lead>\s*(?:(?:the|their|its)\s+)?)(?P<a>[a-z]{3,})\s+(?:and|or|&)\s+"
+    r"(?P<b>[a-z]{3,})\s+(?P<head>[a-z]{3,})(?=\s*(?:,|;|\)|\band\b|\bor\b|[.!?]|$))"
+)
+
+
+def _shared_head(m: re.Match[str]) -> str:
+    a, b = m.group("a"), m.group("b")
+    if (
+        not (_is_participle(a) or a in _ADJECTIVES)
+        or not (_is_participle(b) or b in _ADJECTIVES)
+        or a in FIELD_WORDS
+    ):
+        return m.group(0)
+    return f"{m.group('lead')}{a} {m.group('head')} and {b} {m.group('head')}"
+
+
 def _split_list(text: str, *, clean: bool = True) -> list[str]:
     """The one list splitter: the items of "a, b and c" (also ";", "/", "&", "plus", "as well as"), each
     cleaned of its determiners and lead words (``clean``) and empty ones dropped."""
+    text = _SHARED_HEAD.sub(_shared_head, text)
     parts = [p for p in _LIST_SPLIT.split(text) if p.strip()]
     last = len(parts) - 1 if len(parts) > 1 else -1  # "..., postcode and listing date"
     return (
-        [x for x in (_clean_item(p, gerund=i == last) for i, p in enumerate(parts)) if x] if clean else parts
+        # a gerund item past the first ("posted date, listing title, ...") is a field's name as well
+        [x for x in (_clean_item(p, gerund=i == last or i > 0) for i, p in enumerate(parts)) if x]
+        if clean
+        else parts
     )
 
 
@@ -1376,6 +1424,17 @@ def _phrase_after(t: str, start: int) -> str:
     return t[start : m.start() if m else len(t)]
 
 
+def _inside_list(t: str, m: re.Match[str], chunk: str) -> bool:
+    """ "...: posted date, listing title, monthly rent": a gerund list word ("listing", "showing") after an
+    item that itself follows a list's colon or comma, with one word before the next item, is a word of a
+    field's name, not a verb opening the list."""
+    return bool(
+        re.fullmatch(r"(?:listing|showing|giving)\s+", m.group(0), re.I)
+        and re.search(r"[:,]\s*[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,3}\s*,\s*$", t[: m.start()])
+        and re.match(r"[a-z][\w'’-]*\s*(?:,|\band\b|&)", chunk.strip())
+    )
+
+
 def _records_not_columns(t: str, m: re.Match[str]) -> bool:
     """ "Retrieve all properties with more than 3 bedrooms": all-columns words opening the request and
     followed by what qualifies records are the records themselves."""
@@ -1405,6 +1464,8 @@ def _find_fields(t: str, blocked: list[tuple[int, int]]) -> tuple[list[str], lis
             chunk = _phrase_after(t, begin)
             if items and re.fullmatch(_GERUND_FIELD, m.group(0).strip() + " " + chunk.strip()):
                 continue  # "..., price and listing date": a field of the list read, no list verb
+            if _inside_list(t, m, chunk):
+                continue  # ": posted date, listing title, monthly rent": a gerund word of a listed field
             if not chunk.strip():
                 # "with at bats and home runs": a field list whose first word is a preposition
                 lead = re.match(r"(?:at|on|in)\s+[a-z]+(?=\s*(?:,|\band\b|&))", t[begin:])
@@ -2414,6 +2475,7 @@ def parse_request(
             filters.append(f)
     req.filters = filters
     req.all_fields = all_fields
+    req.time_scope = _scope_not_a_field(t, mentions, today, req, said_fields)
     if phrase:
         words = phrase.split()
         if words[-1].islower() and (fixed := respelled_noun(words[-1])):
