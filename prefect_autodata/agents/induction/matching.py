@@ -701,14 +701,18 @@ def assign(
         return j not in used and rkeys[j] not in used_rules and candidates[j].fill > 0
 
     # The record's own name (its heading, its link text) answers the first text-like field no
-    # label matched: "club", "company", "model" are what a listing shows as each record's name.
+    # label matched: "club", "company", "model" are what a listing shows as each record's name. A
+    # record named by a typed value (a day's prices headed by their date) answers the field of that
+    # type: its values then say so (fit > 0), a heading of words never reads as a date.
     ident = next((j for j, c in enumerate(candidates) if c.identity and free(j)), None)
     if ident is not None and not any(m.candidate.identity for m in out.values()):
         for r in requested:
+            fam = expected_type(r)
+            typed = fam not in _TEXTISH and fam not in _INITIAL_FAMILIES and vt.fit(fam, profs[ident]) > 0
             if (
                 r not in out
-                and (expected_type(r) in _TEXTISH or _names_entity(r, entity))
-                and vt.fit(expected_type(r), profs[ident]) >= 0
+                and (fam in _TEXTISH or _names_entity(r, entity) or typed)
+                and vt.fit(fam, profs[ident]) >= 0
                 and not _label_values(candidates[ident].values, header_texts)
             ):
                 out[r] = Match(r, candidates[ident], threshold, "the record's own name", "identity")
