@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from prefect_autodata.agents.induction.matching import name_evidence
+from prefect_autodata.agents.induction.matching import assign, name_evidence
 
 
 def test_opening_names_the_open_column() -> None:
@@ -47,3 +47,31 @@ def test_a_heading_of_words_is_no_date_nor_a_price() -> None:
     ranks = ["1", "2", "3", "4", "5", "6"]
     out = assign(["price"], [_cand(None, ranks, identity=True, origin="heading")], eliminate=False)
     assert "price" not in out
+
+
+def test_a_constant_column_under_a_header_row_of_div_rows_is_data() -> None:
+    """One ticker's daily prices in flexbox rows: the "Sym." column holds the same symbol in every
+    row. A header row names it as a table's header does, so it is the ticker asked, not template."""
+    from prefect_autodata.agents.induction.dom import parse
+    from prefect_autodata.agents.induction.regions import find_regions, slots
+
+    rows = [
+        ("2017-04-10", "71.73", "72.64", "BALL"),
+        ("2017-04-11", "71.46", "72.29", "BALL"),
+        ("2017-04-12", "71.49", "72.57", "BALL"),
+        ("2017-04-13", "71.20", "72.10", "BALL"),
+        ("2017-04-17", "71.66", "72.31", "BALL"),
+    ]
+    style = "display:flex"
+    head = "".join(f"<div role='columnheader'>{w}</div>" for w in ("Day", "Lo", "Hi", "Sym."))
+    body = "".join(
+        f"<div role='row' style='{style}'>{''.join(f'<div role=cell>{v}</div>' for v in r)}</div>"
+        for r in rows
+    )
+    root = parse(
+        f"<html><body><main><div role='table'><div role='row' style='{style}'>{head}</div>{body}"
+        "</div></main></body></html>"
+    )
+    got = assign(["ticker", "date", "low", "high"], slots(find_regions(root)[0]))
+    assert got["ticker"].candidate.values == ["BALL"] * 5
+    assert got["low"].candidate.label == "Lo"

@@ -297,6 +297,7 @@ class Candidate:
     position: int | None = None
     whole: Candidate | None = field(default=None, repr=False, compare=False)
     main_piece: bool = False
+    headed: bool = False  # labelled by a header row over the records' cells (a grid of div rows)
 
     @property
     def fill(self) -> float:
@@ -468,7 +469,7 @@ def _score(
             why = f"{why}; its values are each a {requested!r}"
     # a piece of a separator-delimited line is one of the record's values by construction: no template
     # text sits between separators, so a piece whose values name the field is data, constant or not
-    beside = cand.origin in _PAIR_FORMS or (cand.origin in _HEADED and bool(cand.label))
+    beside = cand.origin in _PAIR_FORMS or ((cand.origin in _HEADED or cand.headed) and bool(cand.label))
     beside = beside or (cand.origin == _LINE_PIECE and how == "values")
     labelled = beside and ((ns >= 0.5 and ta > 0) or (ns >= 0.8 and ta >= 0))
     if prof.constant and ns < 0.9 and not labelled:

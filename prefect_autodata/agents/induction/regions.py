@@ -469,6 +469,7 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
             anchor=0.6 if "@class" in sel else 0.4,
             where="listing",
             aliases=aliases,
+            headed=bool(head) and label == head,
         )
         out.append(cand)
         if what == "href":
