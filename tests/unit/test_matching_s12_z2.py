@@ -75,3 +75,11 @@ def test_a_constant_column_under_a_header_row_of_div_rows_is_data() -> None:
     got = assign(["ticker", "date", "low", "high"], slots(find_regions(root)[0]))
     assert got["ticker"].candidate.values == ["BALL"] * 5
     assert got["low"].candidate.label == "Lo"
+
+
+def test_one_letter_label_is_the_initial_of_a_qualified_measure() -> None:
+    """ "day low" asked, "l: 67.77" shown: the letter is the initial of the phrase's head word (a low,
+    qualified by the day), as "L" is for "low"; only for a measured field and a two-word phrase."""
+    assert name_evidence("day low", "l")[0] >= 0.45
+    assert name_evidence("day low", "l") == name_evidence("low", "L")
+    assert name_evidence("day low", "D")[0] == 0.0

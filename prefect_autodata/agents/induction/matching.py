@@ -121,7 +121,8 @@ def _abbrev(r: str, lab: str) -> float:
         best = max(best, s * w)
     if len(lt) == 2 and len(lt[-1]) >= 2 and any(c.key in rkeys for c in lx.abbrev_concepts(lt[-1])):
         best = max(best, 0.7)  # "Hiring org." shares the head's usual abbreviation ("org": company)
-    if not best and len(joined) == 1 and " " not in r and len(r) >= 3 and r[0] == joined:
+    word = r if " " not in r else lx.head(r)  # "day low": a low, qualified by the day
+    if not best and len(joined) == 1 and len(word) >= 3 and word[0] == joined and len(r.split()) <= 2:
         # one letter, the initial of the user's own word ("L" for low beside "HI", "OPEN"): weak, and
         # only for a measured field, whose values must then be numbers (``_score`` checks them)
         if lx.family(r) in _INITIAL_FAMILIES:
