@@ -83,3 +83,13 @@ def test_one_letter_label_is_the_initial_of_a_qualified_measure() -> None:
     assert name_evidence("day low", "l")[0] >= 0.45
     assert name_evidence("day low", "l") == name_evidence("low", "L")
     assert name_evidence("day low", "D")[0] == 0.0
+
+
+def test_vol_asked_as_a_column_is_no_ticker() -> None:
+    """"... closing price, and VOL": the volume column's usual abbreviation, not a stock symbol (read as
+    one, every landed row failed the allowed-ticker check once the real ticker column was found)."""
+    from prefect_autodata.agents.kinds.stock import find_tickers
+
+    text = "Please compile the daily stock prices from 2016-12-02 with ticker, open, close, and VOL."
+    assert find_tickers(text, []) == []
+    assert find_tickers("AAPL and MSFT prices with close and VOL", []) == ["AAPL", "MSFT"]
