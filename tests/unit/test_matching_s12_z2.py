@@ -86,7 +86,7 @@ def test_one_letter_label_is_the_initial_of_a_qualified_measure() -> None:
 
 
 def test_vol_asked_as_a_column_is_no_ticker() -> None:
-    """"... closing price, and VOL": the volume column's usual abbreviation, not a stock symbol (read as
+    """ "... closing price, and VOL": the volume column's usual abbreviation, not a stock symbol (read as
     one, every landed row failed the allowed-ticker check once the real ticker column was found)."""
     from prefect_autodata.agents.kinds.stock import find_tickers
 
