@@ -578,7 +578,7 @@ _CONCEPTS: list[tuple[str, str | None, str, str]] = [
         "chg",
     ),
     ("volume", "integer", "volume, vol, shares traded, umsatz volumen, volumen, volume", "vol"),
-    ("open_price", "money", "open, opening price, eroffnung, apertura, ouverture", "o op"),
+    ("open_price", "money", "open, opening, opening price, eroffnung, apertura, ouverture", "o op"),
     (
         "close_price",
         "money",

@@ -126,7 +126,8 @@ def _abbrev(r: str, lab: str) -> float:
         best = max(best, s * w)
     if len(lt) == 2 and len(lt[-1]) >= 2 and any(c.key in rkeys for c in lx.abbrev_concepts(lt[-1])):
         best = max(best, 0.7)  # "Hiring org." shares the head's usual abbreviation ("org": company)
-    if not best and len(joined) == 1 and " " not in r and len(r) >= 3 and r[0] == joined:
+    word = r if " " not in r else lx.head(r)  # "day low": a low, qualified by the day
+    if not best and len(joined) == 1 and len(word) >= 3 and word[0] == joined and len(r.split()) <= 2:
         # one letter, the initial of the user's own word ("L" for low beside "HI", "OPEN"): weak, and
         # only for a measured field, whose values must then be numbers (``_score`` checks them)
         if lx.family(r) in _INITIAL_FAMILIES:
@@ -323,6 +324,7 @@ class Candidate:
     told: bool = False
     class_label: bool = False
     aside: bool = False  # the piece of a cell in parentheses after its text ("(Vote for 1)")
+    headed: bool = False  # labelled by a header row over the records' cells (a grid of div rows)
 
     @property
     def fill(self) -> float:
@@ -504,7 +506,7 @@ def _score(
             why = f"{why}; its values are each a {requested!r}"
     # a piece of a separator-delimited line is one of the record's values by construction: no template
     # text sits between separators, so a piece whose values name the field is data, constant or not
-    beside = cand.origin in _PAIR_FORMS or (cand.origin in _HEADED and bool(cand.label))
+    beside = cand.origin in _PAIR_FORMS or ((cand.origin in _HEADED or cand.headed) and bool(cand.label))
     beside = beside or (cand.origin == _LINE_PIECE and how == "values")
     labelled = beside and ((ns >= 0.5 and ta > 0) or (ns >= 0.8 and ta >= 0))
     if prof.constant and ns < 0.9 and not labelled:
@@ -767,14 +769,18 @@ def assign(
         return j not in used and rkeys[j] not in used_rules and candidates[j].fill > 0
 
     # The record's own name (its heading, its link text) answers the first text-like field no
-    # label matched: "club", "company", "model" are what a listing shows as each record's name.
+    # label matched: "club", "company", "model" are what a listing shows as each record's name. A
+    # record named by a typed value (a day's prices headed by their date) answers the field of that
+    # type: its values then say so (fit > 0), a heading of words never reads as a date.
     ident = next((j for j, c in enumerate(candidates) if c.identity and free(j)), None)
     if ident is not None and not any(m.candidate.identity for m in out.values()):
         for r in requested:
+            fam = expected_type(r)
+            typed = fam not in _TEXTISH and fam not in _INITIAL_FAMILIES and vt.fit(fam, profs[ident]) > 0
             if (
                 r not in out
-                and (expected_type(r) in _TEXTISH or _names_entity(r, entity))
-                and vt.fit(expected_type(r), profs[ident]) >= 0
+                and (fam in _TEXTISH or _names_entity(r, entity) or typed)
+                and vt.fit(fam, profs[ident]) >= 0
                 and not _label_values(candidates[ident].values, header_texts)
             ):
                 out[r] = Match(r, candidates[ident], threshold, "the record's own name", "identity")

@@ -473,6 +473,7 @@ def slots(region: Region, page_url: str = "") -> list[Candidate]:
             where="listing",
             aliases=aliases,
             class_label=_class_named(node, label, what) and not head and not aliases,
+            headed=bool(head) and label == head,
         )
         out.append(cand)
         if what == "href":
