@@ -917,6 +917,19 @@ def _listed(words: str, text: str) -> bool:
     )
 
 
+def _one_of(f: Filter) -> Filter:
+    """An equality whose value joins named values with "or" is one of several: "status Issued or Final"
+    is ``status in [Issued, Final]``. Every alternative must open with a capital (a named value), so a
+    value that merely holds the word ("buy or sell" written in lower case) stays whole, and so does one
+    with commas (a site's label such as "Private, 2-Year or Below")."""
+    if f.op != "eq" or not isinstance(f.value, str) or not re.search(r"\sor\s", f.value) or "," in f.value:
+        return f  # "Private, 2-Year or Below": one label of a site's own, commas and all
+    alts = [a.strip() for a in re.split(r"\s+or\s+", f.value) if a.strip()]
+    if len(alts) < 2 or not all(re.match(r"[A-Z0-9]", a) for a in alts):
+        return f
+    return Filter(field=f.field, op="in", value=alts)
+
+
 def _find_filters(t: str, blocked: list[tuple[int, int]]) -> tuple[list[Filter], list[tuple[int, int]]]:
     """Generic predicates: comparisons, ranges, "the X category", "where F is V", "in <Place>"."""
     out: list[Filter] = []
@@ -2473,7 +2486,7 @@ def parse_request(
     for f in field_filters:
         if not any(g.field == f.field and g.op == f.op for g in filters):
             filters.append(f)
-    req.filters = filters
+    req.filters = [_one_of(f) for f in filters]
     req.all_fields = all_fields
     req.time_scope = _scope_not_a_field(t, mentions, today, req, said_fields)
     if phrase:
