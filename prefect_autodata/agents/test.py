@@ -901,6 +901,25 @@ def _merged_with(values: list[Any], field: str, requested: list[str]) -> str | N
     return None
 
 
+def _field_dicts(data: dict) -> list[tuple[dict, dict]]:
+    """(source, field rule) for every rule of a dumped spec, the listing's and its detail page's: the
+    dicts themselves, so a repair edits them in place."""
+    return [
+        (src, f)
+        for src in data["sources"]
+        for f in [*src.get("fields", []), *((src.get("detail") or {}).get("fields", []))]
+    ]
+
+
+def _retyped(data: dict, types: dict[str, str]) -> CollectorSpec | None:
+    """The spec of ``data`` with its declared columns of ``types`` given those types, or None when no
+    rule was retyped (the repair changed nothing)."""
+    for c in data.get("columns", []):
+        if c["name"] in types:
+            c["type"] = types[c["name"]]
+    return CollectorSpec.model_validate(data) if types else None
+
+
 def derive(
     spec: CollectorSpec, found: list[Issue], rep: DryRunReport, fetcher: Any, requested: list[str] = ()
 ) -> list[tuple[str, CollectorSpec]]:
@@ -968,9 +987,8 @@ def separate(
 
     data = spec.model_dump(mode="json", exclude_none=True)
     rules = {}
-    for src in data["sources"]:
-        for f in [*src.get("fields", []), *((src.get("detail") or {}).get("fields", []))]:
-            rules.setdefault(f["name"], (src, f))
+    for src, f in _field_dicts(data):
+        rules.setdefault(f["name"], (src, f))
     changed = False
     for name in fields:
         if name not in rules:
@@ -1121,9 +1139,8 @@ def swap(spec: CollectorSpec, pairs: list[tuple[str, str]]) -> CollectorSpec | N
     """``spec`` with the rules of each pair of fields exchanged (their names kept)."""
     data = spec.model_dump(mode="json", exclude_none=True)
     where: dict[str, dict] = {}
-    for src in data["sources"]:
-        for f in [*src.get("fields", []), *((src.get("detail") or {}).get("fields", []))]:
-            where.setdefault(f["name"], f)
+    for _, f in _field_dicts(data):
+        where.setdefault(f["name"], f)
     changed = False
     for a, b in pairs:
         if a in where and b in where:
@@ -1642,29 +1659,25 @@ def read_numbers(spec: CollectorSpec, fields: list[str], sample: list[dict]) -> 
     as an integer when every sampled one is whole, else a float. None when no field changed."""
     data = spec.model_dump(mode="json", exclude_none=True)
     retyped: dict[str, str] = {}
-    for src in data["sources"]:
-        for f in [*src.get("fields", []), *((src.get("detail") or {}).get("fields", []))]:
-            if f["name"] not in fields or f["name"] in retyped or f.get("internal"):
-                continue
-            nums = [
-                m.group()
-                for r in sample
-                if isinstance(r.get(f["name"]), str) and (m := _FIRST_NUMBER.search(r[f["name"]]))
-            ]
-            whole = all("." not in n for n in nums)
-            kept = [t for t in f.get("transforms", []) if t.get("op") in _TEXT_OPS]
-            f["transforms"] = [
-                *kept,
-                {"op": "regex", "pattern": r"([+-]?\d[\d,]*(?:\.\d+)?)", "group": 1},
-                {"op": "integer" if whole else "number"},
-            ]
-            f["type"] = "integer" if whole else "float"
-            f.pop("unit", None)
-            retyped[f["name"]] = f["type"]
-    for c in data.get("columns", []):
-        if c["name"] in retyped:
-            c["type"] = retyped[c["name"]]
-    return CollectorSpec.model_validate(data) if retyped else None
+    for _, f in _field_dicts(data):
+        if f["name"] not in fields or f["name"] in retyped or f.get("internal"):
+            continue
+        nums = [
+            m.group()
+            for r in sample
+            if isinstance(r.get(f["name"]), str) and (m := _FIRST_NUMBER.search(r[f["name"]]))
+        ]
+        whole = all("." not in n for n in nums)
+        kept = [t for t in f.get("transforms", []) if t.get("op") in _TEXT_OPS]
+        f["transforms"] = [
+            *kept,
+            {"op": "regex", "pattern": r"([+-]?\d[\d,]*(?:\.\d+)?)", "group": 1},
+            {"op": "integer" if whole else "number"},
+        ]
+        f["type"] = "integer" if whole else "float"
+        f.pop("unit", None)
+        retyped[f["name"]] = f["type"]
+    return _retyped(data, retyped)
 
 
 # ------------------------------------------------------------------------------------------ doubtful columns
@@ -1798,17 +1811,16 @@ def drop_footnotes(spec: CollectorSpec, fields: list[str]) -> CollectorSpec | No
     """The spec whose rules of ``fields`` remove reference marks first (``footnote_marks``)."""
     data = spec.model_dump(mode="json", exclude_none=True)
     changed = False
-    for src in data["sources"]:
-        for f in [*src.get("fields", []), *((src.get("detail") or {}).get("fields", []))]:
-            if f["name"] in fields and not f.get("internal"):
-                ts = f.get("transforms", [])
-                k = next((i for i, t in enumerate(ts) if t.get("op") not in _TEXT_OPS), len(ts))
-                f["transforms"] = [
-                    *ts[:k],
-                    {"op": "replace", "pattern": _FOOTNOTE_RULE, "value": ""},
-                    *ts[k:],
-                ]
-                changed = True
+    for _, f in _field_dicts(data):
+        if f["name"] in fields and not f.get("internal"):
+            ts = f.get("transforms", [])
+            k = next((i for i, t in enumerate(ts) if t.get("op") not in _TEXT_OPS), len(ts))
+            f["transforms"] = [
+                *ts[:k],
+                {"op": "replace", "pattern": _FOOTNOTE_RULE, "value": ""},
+                *ts[k:],
+            ]
+            changed = True
     return CollectorSpec.model_validate(data) if changed else None
 
 
@@ -1870,14 +1882,9 @@ def date_findings(rules: dict[str, Any], sample: list[dict], requested: list[str
 def read_dates(spec: CollectorSpec, fields: list[str]) -> CollectorSpec | None:
     """The spec whose rules of ``fields`` parse their text as a date (``date_text``), typed ``date``."""
     data = spec.model_dump(mode="json", exclude_none=True)
-    retyped: set[str] = set()
-    for src in data["sources"]:
-        for f in [*src.get("fields", []), *((src.get("detail") or {}).get("fields", []))]:
-            if f["name"] in fields and not f.get("internal"):
-                f["transforms"] = [*f.get("transforms", []), {"op": "parse_date"}]
-                f["type"] = "date"
-                retyped.add(f["name"])
-    for c in data.get("columns", []):
-        if c["name"] in retyped:
-            c["type"] = "date"
-    return CollectorSpec.model_validate(data) if retyped else None
+    retyped: dict[str, str] = {}
+    for _, f in _field_dicts(data):
+        if f["name"] in fields and not f.get("internal"):
+            f["transforms"] = [*f.get("transforms", []), {"op": "parse_date"}]
+            f["type"] = retyped[f["name"]] = "date"
+    return _retyped(data, retyped)
